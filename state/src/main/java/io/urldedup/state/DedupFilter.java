@@ -1,0 +1,37 @@
+package io.urldedup.state;
+
+/**
+ * What the dedup operator needs of a filter: one shard's filter, its small mutable
+ * {@link FilterHeader} plus pages in a {@link PageStore}. Inputs are the two halves of the URL's
+ * {@link UrlHasher} hash; no method allocates.
+ */
+public interface DedupFilter {
+
+  /**
+   * Inserts the element and answers whether it was (probably) present before the insert. A
+   * {@code true} is a duplicate, possibly a false positive; for the stable filter a {@code false}
+   * may be a forgotten element (false negative).
+   */
+  boolean testAndAdd(long h1, long h2);
+
+  /** Whether the element is (probably) present; changes nothing. */
+  boolean mightContain(long h1, long h2);
+
+  /** Inserts without asking (forced re-emission still records the URL). */
+  void add(long h1, long h2);
+
+  /** The persisted small part (parameters, counters, slices); inserts mutate it in place. */
+  FilterHeader header();
+
+  /** Fraction of non-zero bits (blocked/scalable) or cells (stable); may be an estimate from counters. */
+  double fillRatio();
+
+  /** The false-positive rate the filter has now (model from counters; for a capped scalable filter it rises). */
+  double estimatedFpr();
+
+  /** Bytes of pages this filter addresses (allocated memory, not the compressed checkpoint size). */
+  long sizeBytes();
+
+  /** Number of slices (scalable) or 1. */
+  int sliceCount();
+}

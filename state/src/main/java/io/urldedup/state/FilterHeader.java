@@ -1,0 +1,4 @@
+package io.urldedup.state;
+
+/** Placeholder until the filter core lands. */
+public final class FilterHeader {}

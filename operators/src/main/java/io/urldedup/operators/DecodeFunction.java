@@ -85,6 +85,23 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
     out.collect(decoded);
   }
 
+  /** The value of counter {@code name} of this instance (for tests). */
+  long counterValue(String name) {
+    switch (name) {
+      case "recordsIn":
+        return recordsIn.getCount();
+      case "invalid":
+        return invalid.getCount();
+      default:
+        for (RejectReason r : RejectReason.values()) {
+          if (name.equals("invalid_" + r.label())) {
+            return invalidBy[r.ordinal()].getCount();
+          }
+        }
+        throw new IllegalArgumentException("no counter " + name);
+    }
+  }
+
   private void reject(RawRecord in, RejectReason reason, String detail, Context ctx) {
     invalid.inc();
     invalidAcc.add(1L);

@@ -147,7 +147,10 @@ public final class UrlCanonicalizer {
 
     // #559 workaround: make the normalizer's own unescape of path and query length-preserving.
     String tail = s.substring(authEnd);
-    tail = BasicURLNormalizer.unescapePath(BasicURLNormalizer.escapePath(tail));
+    if (tail.indexOf('%') >= 0) {
+      // without escapes in the input, the normalizer's unescape has nothing to decode
+      tail = BasicURLNormalizer.unescapePath(BasicURLNormalizer.escapePath(tail));
+    }
     // leading-"/.." workaround: no dot segments left for the normalizer to remove
     int qm = tail.indexOf('?');
     tail = qm < 0 ? removeDotSegments(tail) : removeDotSegments(tail.substring(0, qm))

@@ -119,6 +119,14 @@ class DecodeFunctionTest {
   }
 
   @Test
+  void textByteOrderMarkIsSkipped() throws Exception {
+    byte[] v = "\uFEFFhttp://example.com/a\r\n".getBytes(UTF_8);
+    UrlRecord r = one(cfg("text").build(), new RawRecord(null, v, null, "f:1"));
+    assertEquals("http://example.com/a", r.url);
+    assertArrayEquals("http://example.com/a".getBytes(UTF_8), r.value);
+  }
+
+  @Test
   void canonicalInputIsNotCopied() throws Exception {
     RecordDecoder d = new RecordDecoder(cfg("text").build());
     RawRecord in = raw("http://example.com/a");

@@ -194,9 +194,12 @@ create_topic() {
 }
 
 topics_up() {
-  create_topic "$INPUT_TOPIC" 4
-  create_topic "$OUTPUT_TOPIC" 4
-  create_topic "$DLQ_TOPIC" 1
+  # one JVM per topic (TopicCommand takes one): in parallel, they are idempotent (--if-not-exists)
+  local p1 p2 p3
+  create_topic "$INPUT_TOPIC" 4 & p1=$!
+  create_topic "$OUTPUT_TOPIC" 4 & p2=$!
+  create_topic "$DLQ_TOPIC" 1 & p3=$!
+  wait "$p1" && wait "$p2" && wait "$p3" || die "creating topics failed"
   log "topics: $INPUT_TOPIC (4), $OUTPUT_TOPIC (4), $DLQ_TOPIC (1)"
 }
 
@@ -387,9 +390,11 @@ cancel() {
 cmd_up() {
   local t0; t0=$(date +%s)
   fetch
-  kafka_up
-  topics_up
+  # Kafka and Flink do not depend on each other: start them side by side
+  local kpid
+  ( kafka_up && topics_up ) & kpid=$!
   flink_up
+  wait "$kpid" || die "kafka did not come up"
   log "up in $(( $(date +%s) - t0 )) s; Web UI http://127.0.0.1:$FLINK_REST_PORT, Kafka $BOOTSTRAP"
 }
 

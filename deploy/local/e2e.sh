@@ -9,7 +9,8 @@
 #   4. expected output = the embedded mode (./urldedup run --input F) on the same file and settings
 #   5. assert: output topic (read_committed) == expected, exactly once each; the generated part of it
 #      == the truth file's first occurrences; DLQ count and reasons == the embedded dead letters;
-#      Prometheus serves urldedup's counters with the right values
+#      every host in one output partition (FrontierConsumer); Prometheus serves urldedup's
+#      counters with the right values
 #   6. cancel, down
 #
 # False positives: the scalable filter's compound rate is <= fpr for every query, so the expected
@@ -165,6 +166,15 @@ else
   diff "$OUT/expected-reasons.txt" "$OUT/actual-reasons.txt" >&2 || true
 fi
 [ "$EXPECTED_DLQ" -gt 0 ] || fail "no dead letters expected: samples/urls.txt lost its malformed lines?"
+
+# the frontier's view: --key host puts every host in exactly one partition
+if java -Xmx128m -Dlog4j2.configurationFile="$CONF/kafka/tools-log4j2.properties" \
+    -cp "$REPO/samples/target/classes:$(kafka_cp)" io.urldedup.samples.FrontierConsumer \
+    --bootstrap-servers "$BOOTSTRAP" --topic "$OUTPUT_TOPIC" --idle-ms 3000 >"$OUT/frontier.txt" 2>&1; then
+  step "frontier: $(head -n1 "$OUT/frontier.txt"); $(tail -n1 "$OUT/frontier.txt")"
+else
+  fail "frontier consumer: $(tail -n 3 "$OUT/frontier.txt")"
+fi
 
 IN=$(metric recordsIn); EMITTED=$(metric emitted); DUPS=$(metric duplicates); INVALID=$(metric invalid)
 step "prometheus: recordsIn=$IN emitted=$EMITTED duplicates=$DUPS invalid=$INVALID"

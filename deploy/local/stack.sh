@@ -206,7 +206,7 @@ topics_up() {
 # produce TOPIC < lines: one record per line, no key.
 produce() {
   kafka_tool org.apache.kafka.tools.ConsoleProducer --bootstrap-server "$BOOTSTRAP" --topic "$1" \
-    --producer-property linger.ms=20 --producer-property batch.size=262144
+    --command-property linger.ms=20 --command-property batch.size=262144
 }
 
 # consume TOPIC TIMEOUT_MS [ARGS...]: committed records from the beginning until idle for TIMEOUT_MS.
@@ -214,6 +214,24 @@ consume() {
   local topic="$1" idle="$2"; shift 2
   kafka_tool org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server "$BOOTSTRAP" --topic "$topic" \
     --from-beginning --isolation-level read_committed --timeout-ms "$idle" "$@" 2>/dev/null || true
+}
+
+ensure_samples() {
+  if [ ! -f "$REPO/samples/target/classes/io/urldedup/samples/FrontierConsumer.class" ]; then
+    log "building samples"
+    (cd "$REPO" && mvn -B -ntp -q -pl samples compile) >"$LOGS/build-samples.log" 2>&1 \
+      || { tail -n 40 "$LOGS/build-samples.log" >&2; die "samples build failed"; }
+  fi
+}
+
+# read_topic TOPIC [--print-headers]: every committed record up to the topic's current end (no
+# idle-timeout guessing, no consumer group), one a line: partition<TAB>key<TAB>value[<TAB>headers].
+read_topic() {
+  local topic="$1"; shift
+  ensure_samples
+  "$JAVA" -Xmx256m -Dlog4j2.configurationFile="$CONF/kafka/tools-log4j2.properties" \
+    -cp "$REPO/samples/target/classes:$(kafka_cp)" io.urldedup.samples.FrontierConsumer \
+    --bootstrap-servers "$BOOTSTRAP" --topic "$topic" --print "$@" 2>/dev/null || true
 }
 
 # ---------------------------------------------------------------- Flink

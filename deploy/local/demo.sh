@@ -33,21 +33,28 @@ else
   log "job $JOB_ID is already running"
 fi
 
-before_out=$(consume "$OUTPUT_TOPIC" 3000 | wc -l)
-before_dlq=$(consume "$DLQ_TOPIC" 3000 | wc -l)
+before_out=$(read_topic "$OUTPUT_TOPIC" | wc -l)
+before_dlq=$(read_topic "$DLQ_TOPIC" | wc -l)
+before_in=$(metric recordsIn); [ "$before_in" = "-" ] && before_in=0
 IN=$(wc -l <"$INPUT")
 log "producing $IN lines of $INPUT to $INPUT_TOPIC"
 produce "$INPUT_TOPIC" <"$INPUT"
 
-# output becomes visible at checkpoints (every 2 s): read until nothing new arrives for 8 s
+# the job has read everything when recordsIn has grown by IN; the output becomes visible at the
+# next checkpoint (every 2 s)
+deadline=$(( $(date +%s) + 120 ))
+until [ "$(metric recordsIn)" != "-" ] && [ "$(metric recordsIn)" -ge $(( before_in + IN )) ]; do
+  [ "$(date +%s)" -lt "$deadline" ] || die "the job read $(metric recordsIn) of $(( before_in + IN )) records in 120 s"
+  sleep 1
+done
 sleep 4
-consume "$OUTPUT_TOPIC" 8000 >"$WORK/demo-out.txt"
-consume "$DLQ_TOPIC" 3000 --formatter-property print.headers=true >"$WORK/demo-dlq.txt"
+read_topic "$OUTPUT_TOPIC" >"$WORK/demo-out.txt"
+read_topic "$DLQ_TOPIC" --print-headers >"$WORK/demo-dlq.txt"
 OUT=$(( $(wc -l <"$WORK/demo-out.txt") - before_out ))
 DLQ=$(( $(wc -l <"$WORK/demo-dlq.txt") - before_dlq ))
 
 echo
-echo "first unseen URLs (key = host partitions the frontier):"
+echo "some unseen URLs (partition, key = host, URL):"
 tail -n "$OUT" "$WORK/demo-out.txt" | head -n 8 | sed 's/^/  /'
 echo "dead-letter reasons:"
 tail -n "$DLQ" "$WORK/demo-dlq.txt" | grep -o 'urldedup\.reason:[a-z_0-9]*' | sed 's/^urldedup\.reason://' \

@@ -121,12 +121,6 @@ wait "$PRODUCER_PID" || { fail "the console producer failed: $(tail -n 3 "$LOGS/
 step "produced $TOTAL records"
 
 # ---------------------------------------------------------------- wait
-prom() { curl -fsS --max-time 3 "http://127.0.0.1:$PROM_TM_PORT/metrics" 2>/dev/null || true; }
-# metric NAME: sum over subtasks of flink_taskmanager_job_task_operator_urldedup_NAME
-metric() {
-  prom | awk -v n="flink_taskmanager_job_task_operator_urldedup_$1" \
-    '$1 ~ "^"n"\\{" || $1 == n { s += $NF; found = 1 } END { if (found) printf "%d\n", s; else print "-" }'
-}
 step "waiting for recordsIn = $TOTAL (Prometheus)"
 until [ "$(metric recordsIn)" = "$TOTAL" ]; do
   check_deadline "waiting for recordsIn ($(metric recordsIn) of $TOTAL)"

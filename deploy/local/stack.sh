@@ -234,6 +234,14 @@ read_topic() {
     --bootstrap-servers "$BOOTSTRAP" --topic "$topic" --print "$@" 2>/dev/null || true
 }
 
+# metric NAME: a urldedup metric summed over subtasks, from the TaskManager's Prometheus endpoint
+# (flink_taskmanager_job_task_operator_urldedup_NAME); "-" when not served (yet).
+metric() {
+  { curl -fsS --max-time 3 "http://127.0.0.1:$PROM_TM_PORT/metrics" 2>/dev/null || true; } \
+    | awk -v n="flink_taskmanager_job_task_operator_urldedup_$1" \
+      '$1 ~ "^"n"\\{" || $1 == n { s += $NF; found = 1 } END { if (found) printf "%d\n", s; else print "-" }'
+}
+
 # ---------------------------------------------------------------- Flink
 flink_config() {
   mkdir -p "$CONF/flink" "$WORK/flink/tmp" "$WORK/flink/upload" "$WORK/flink/checkpoints" \

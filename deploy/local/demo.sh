@@ -43,8 +43,8 @@ produce "$INPUT_TOPIC" <"$INPUT"
 # the job has read everything when recordsIn has grown by IN; the output becomes visible at the
 # next checkpoint (every 2 s)
 deadline=$(( $(date +%s) + 120 ))
-until [ "$(metric recordsIn)" != "-" ] && [ "$(metric recordsIn)" -ge $(( before_in + IN )) ]; do
-  [ "$(date +%s)" -lt "$deadline" ] || die "the job read $(metric recordsIn) of $(( before_in + IN )) records in 120 s"
+while n=$(metric recordsIn); [ "$n" = "-" ] || [ "$n" -lt $(( before_in + IN )) ]; do
+  [ "$(date +%s)" -lt "$deadline" ] || die "the job read $n of $(( before_in + IN )) records in 120 s"
   sleep 1
 done
 sleep 4

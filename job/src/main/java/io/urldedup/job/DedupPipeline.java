@@ -1,7 +1,6 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.DeadLetter;
-import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.RawRecord;
@@ -49,9 +48,12 @@ public final class DedupPipeline {
     long fingerprint = new UrlHasher(config.hashSeed()).seedFingerprint();
 
     SingleOutputStreamOperator<UrlRecord> decoded = source
-        .process(new DecodeFunction(decodeConfig(config)), TypeInformation.of(UrlRecord.class))
+        .process(new DecodeFunction(config.decodeConfig()), TypeInformation.of(UrlRecord.class))
         .uid(UID_DECODE)
-        .name("decode");
+        .name("decode")
+        // chained to the source: records of one partition (or file) stay in order, so the first
+        // occurrence of a URL is the one emitted
+        .setParallelism(source.getParallelism());
 
     SingleOutputStreamOperator<UrlRecord> unseen = decoded
         .keyBy(new ShardKey(), Types.INT)
@@ -65,18 +67,6 @@ public final class DedupPipeline {
       dlq = decoded.getSideOutput(DecodeFunction.DEAD_LETTERS).sinkTo(dlqSink).uid(UID_DLQ).name("dead letters");
     }
     return new Sinks(out, dlq);
-  }
-
-  /** The decoder's settings; carries the secret seed inside the operator, not in the job config. */
-  static DecodeConfig decodeConfig(JobConfig c) {
-    return new DecodeConfig(
-        c.format == JobConfig.Format.JSON,
-        c.key.name().toLowerCase(java.util.Locale.ROOT),
-        c.stripParams,
-        c.stripWww,
-        c.maxUrlBytes,
-        c.hashSeed(),
-        c.shards);
   }
 
   /** keyBy on the precomputed shard: the filter key is never re-hashed from the URL. */

@@ -1,5 +1,6 @@
 package io.urldedup.job;
 
+import io.urldedup.operators.DecodeConfig;
 import io.urldedup.state.FilterSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -85,7 +86,7 @@ public final class JobConfig {
       new Flag(FILTER, "capacity", "N", "1000000",
           "scalable: total URLs the first slices hold at their error."),
       new Flag(FILTER, "growth", "2..16", "2", "scalable: each new slice is this many times larger."),
-      new Flag(FILTER, "tightening", "RATIO", "0.85",
+      new Flag(FILTER, "tightening", "RATIO", "0.5",
           "scalable: each new slice's error is this times the previous, 0 < RATIO < 1."),
       new Flag(FILTER, "max-memory", "SIZE", "1g", "scalable: hard cap on total filter memory."),
       new Flag(FILTER, "shards", "N", "128",
@@ -98,9 +99,10 @@ public final class JobConfig {
               + " (and optional \"force\": true to re-emit)."),
       new Flag(DECODE, "key", "host|domain|none", "host",
           "Output record key: the host, the registrable domain, or none."),
-      new Flag(DECODE, "strip-params", "[LIST]", null,
-          "Remove these query parameters (comma separated; '*' suffix = prefix match). Without a"
-              + " list: the common session-id parameters."),
+      new Flag(DECODE, "strip-params", "[LIST]", "none",
+          "Remove these query and path parameters (comma-separated names, case-insensitive)."
+              + " Without a list, or 'default': " + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS)
+              + ". 'none': keep all."),
       new Flag(DECODE, "strip-www", null, "off", "Drop a leading 'www.' from hosts."),
       new Flag(DECODE, "max-url-bytes", "N", "8192", "Longer canonical URLs are dead letters (too_long)."),
       new Flag(RUNTIME, "parallelism", "N", "cluster default (embedded: CPU cores, at most 4)",
@@ -172,8 +174,7 @@ public final class JobConfig {
   public final String jobName;
 
   /** Session-id parameters stripped by a bare {@code --strip-params} (as crawlers commonly do). */
-  public static final List<String> DEFAULT_STRIP_PARAMS = List.of(
-      "jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid*", "cfid", "cftoken", "utm_*");
+  public static final List<String> DEFAULT_STRIP_PARAMS = DecodeConfig.DEFAULT_STRIP_PARAMS;
 
   /** The names of all flags (without {@code --}), for the deployment manifest test. */
   public static Set<String> flagNames() {
@@ -186,6 +187,15 @@ public final class JobConfig {
   }
 
   public static JobConfig parse(String[] args, Map<String, String> env) {
+    return parse(args, env, true);
+  }
+
+  /** For {@code plan}: the sizing flags matter, the input and output flags are not required. */
+  public static JobConfig parseForPlan(String[] args, Map<String, String> env) {
+    return parse(args, env, false);
+  }
+
+  private static JobConfig parse(String[] args, Map<String, String> env, boolean requireIo) {
     Map<String, String> cli = parseArgs(args);
     Map<String, String> values = new LinkedHashMap<>();
     String configFile = cli.get("config");
@@ -194,10 +204,10 @@ public final class JobConfig {
     }
     values.putAll(cli);
     values.remove("config");
-    return new JobConfig(values, env);
+    return new JobConfig(values, env, requireIo);
   }
 
-  private JobConfig(Map<String, String> v, Map<String, String> env) {
+  private JobConfig(Map<String, String> v, Map<String, String> env, boolean requireIo) {
     boolean kafka = false;
     for (String k : KAFKA_FLAGS) {
       kafka |= v.containsKey(k);
@@ -227,9 +237,9 @@ public final class JobConfig {
     cellBits = intRange("cell-bits", v.getOrDefault("cell-bits", "2"), 1, 4);
     capacity = longMin("capacity", v.getOrDefault("capacity", "1000000"), 1);
     growth = intRange("growth", v.getOrDefault("growth", "2"), 2, 16);
-    tightening = openUnit("tightening", v.getOrDefault("tightening", "0.85"));
+    tightening = openUnit("tightening", v.getOrDefault("tightening", "0.5"));
     maxMemoryBytes = size("max-memory", v.getOrDefault("max-memory", "1g"));
-    shards = intRange("shards", v.getOrDefault("shards", "128"), 1, 1 << 15);
+    shards = intRange("shards", v.getOrDefault("shards", "128"), 1, DecodeConfig.MAX_SHARDS);
 
     String seed = v.containsKey("hash-seed") ? v.get("hash-seed") : env.get(SEED_ENV);
     defaultSeed = seed == null || seed.isEmpty();
@@ -241,7 +251,7 @@ public final class JobConfig {
       stripParams = List.of();
     } else {
       String list = v.get("strip-params");
-      if (list.isEmpty()) {
+      if (list.isEmpty() || list.equalsIgnoreCase("default")) {
         stripParams = DEFAULT_STRIP_PARAMS;
       } else if (list.equalsIgnoreCase(NONE)) {
         stripParams = List.of();
@@ -250,7 +260,8 @@ public final class JobConfig {
       }
     }
     stripWww = bool("strip-www", v.getOrDefault("strip-www", "false"));
-    maxUrlBytes = intRange("max-url-bytes", v.getOrDefault("max-url-bytes", "8192"), 16, 1 << 20);
+    maxUrlBytes = intRange("max-url-bytes", v.getOrDefault("max-url-bytes", "8192"),
+        DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES);
 
     parallelism = v.containsKey("parallelism") ? intRange("parallelism", v.get("parallelism"), 1, 1 << 15) : 0;
     stateBackend = choice("state-backend", v.getOrDefault("state-backend", "hashmap"), StateBackend.class);
@@ -263,11 +274,13 @@ public final class JobConfig {
     cacheMemoryBytes = size("cache-memory", v.getOrDefault("cache-memory", "8m"));
     jobName = nonEmpty("job-name", v.getOrDefault("job-name", "urldedup"));
 
-    validate(v);
+    validate(v, requireIo);
+    perShardSpec();
+    decodeConfig();
   }
 
-  private void validate(Map<String, String> v) {
-    if (mode == Mode.KAFKA) {
+  private void validate(Map<String, String> v, boolean requireIo) {
+    if (mode == Mode.KAFKA && requireIo) {
       for (String required : List.of("bootstrap-servers", "input-topic", "output-topic")) {
         if (v.get(required) == null || v.get(required).isEmpty()) {
           throw new ConfigException("--" + required + " is required in Kafka mode");
@@ -288,7 +301,7 @@ public final class JobConfig {
             + ") must exceed --checkpoint-interval (" + TimeUtils.formatWithHighestUnit(checkpointInterval)
             + "): a transaction stays open for one checkpoint interval");
       }
-    } else if (input == null || input.isEmpty()) {
+    } else if (requireIo && (input == null || input.isEmpty())) {
       throw new ConfigException("--input PATH|- is required in embedded mode (or give the Kafka flags"
           + " --bootstrap-servers, --input-topic, --output-topic, --dlq-topic)");
     }
@@ -323,10 +336,27 @@ public final class JobConfig {
   public FilterSpec perShardSpec() {
     try {
       if (filter == FilterSpec.Kind.STABLE) {
-        return new FilterSpec(FilterSpec.Kind.STABLE, fpr, memoryBytes / shards, cellBits, 0, 0, 0, 0);
+        return FilterSpec.stable(fpr, memoryBytes / shards, cellBits);
       }
-      return new FilterSpec(FilterSpec.Kind.SCALABLE, fpr, 0, 0, Math.max(1, capacity / shards),
-          growth, tightening, maxMemoryBytes / shards);
+      return FilterSpec.scalable(fpr, Math.max(1, capacity / shards), growth, tightening,
+          maxMemoryBytes / shards);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
+  /** The decoder's settings; carries the secret seed inside the operator, not in the job config. */
+  public DecodeConfig decodeConfig() {
+    try {
+      return DecodeConfig.builder()
+          .format(format == Format.JSON ? DecodeConfig.Format.JSON : DecodeConfig.Format.TEXT)
+          .keyMode(DecodeConfig.KeyMode.valueOf(key.name()))
+          .stripParams(stripParams)
+          .stripWww(stripWww)
+          .maxUrlBytes(maxUrlBytes)
+          .shards(shards)
+          .hashSeed(hashSeed)
+          .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }

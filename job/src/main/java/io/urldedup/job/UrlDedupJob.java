@@ -56,7 +56,7 @@ public final class UrlDedupJob {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          out.print(plan(JobConfig.parse(rest)));
+          out.print(plan(JobConfig.parseForPlan(rest, System.getenv())));
           return 0;
         }
         case "run" -> {

@@ -80,7 +80,8 @@ public final class JobConfig {
           "stable: fixed memory, forgets old URLs (they come back for recrawl);"
               + " scalable: never re-emits a URL, memory grows with distinct URLs."),
       new Flag(FILTER, "fpr", "RATE", "0.01",
-          "Target false-positive rate, 0 < RATE < 1 (a false positive is a page never crawled)."),
+          "Target false-positive rate, 1e-9 <= RATE < 0.5 (a false positive is a page never"
+              + " crawled)."),
       new Flag(FILTER, "memory", "SIZE", "128m", "stable: total filter memory, e.g. 64m, 1g."),
       new Flag(FILTER, "cell-bits", "1..4", "2", "stable: bits per cell d (Max = 2^d - 1)."),
       new Flag(FILTER, "capacity", "N", "1000000",
@@ -112,7 +113,7 @@ public final class JobConfig {
       new Flag(RUNTIME, "checkpoint-dir", "URI", null,
           "Checkpoint storage, e.g. file:///var/urldedup/ckpt or s3://...; without it the"
               + " JobManager's memory (not durable)."),
-      new Flag(RUNTIME, "checkpoint-interval", "DURATION", "10s (embedded: off)",
+      new Flag(RUNTIME, "checkpoint-interval", "DURATION", "10s (embedded: off unless this or --checkpoint-dir is given)",
           "Exactly-once output becomes visible at checkpoints, so this is the output latency."),
       new Flag(RUNTIME, "cache-memory", "SIZE", "8m",
           "Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints."),

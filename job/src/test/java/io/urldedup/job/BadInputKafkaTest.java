@@ -94,12 +94,12 @@ class BadInputKafkaTest {
     List<BadInputCorpus.Case> corpus =
         BadInputCorpus.generate(config.decodeConfig(), 42, BAD, MAX_VALUE_BYTES);
     Map<String, Integer> expectedDead = new HashMap<>();
-    Map<String, Integer> expectedByReason = new TreeMap<>();
+    Map<String, Long> expectedByReason = new TreeMap<>();
     List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
     for (BadInputCorpus.Case c : corpus) {
       expectedDead.merge(fingerprint(c.expected.label(), c.record.key, c.record.value,
           kafkaHeaders(c.record.headers)), 1, Integer::sum);
-      expectedByReason.merge(c.expected.label(), 1, Integer::sum);
+      expectedByReason.merge(c.expected.label(), 1L, Long::sum);
       records.add(new ProducerRecord<>(in, null, null, c.record.key, c.record.value,
           kafkaHeaders(c.record.headers)));
     }

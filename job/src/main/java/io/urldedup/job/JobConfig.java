@@ -233,7 +233,7 @@ public final class JobConfig {
     transactionTimeout = duration("transaction-timeout", v.getOrDefault("transaction-timeout", "10min"));
 
     filter = choice("filter", v.getOrDefault("filter", "scalable"), FilterSpec.Kind.class);
-    fpr = openUnit("fpr", v.getOrDefault("fpr", "0.01"));
+    fpr = fpr(v.getOrDefault("fpr", "0.01"));
     memoryBytes = size("memory", v.getOrDefault("memory", "128m"));
     cellBits = intRange("cell-bits", v.getOrDefault("cell-bits", "2"), 1, 4);
     capacity = longMin("capacity", v.getOrDefault("capacity", "1000000"), 1);
@@ -479,6 +479,20 @@ public final class JobConfig {
     if (!(d > 0 && d < 1)) {
       throw new ConfigException("--" + flag + ": '" + value + "' is not accepted; accepted: a number"
           + " strictly between 0 and 1, e.g. 0.01");
+    }
+    return d;
+  }
+
+  private static double fpr(String value) {
+    double d;
+    try {
+      d = Double.parseDouble(value.strip());
+    } catch (NumberFormatException e) {
+      d = Double.NaN;
+    }
+    if (!(d >= FilterSpec.MIN_FPR && d < FilterSpec.MAX_FPR)) {
+      throw new ConfigException("--fpr: '" + value + "' is not accepted; accepted: a rate from "
+          + FilterSpec.MIN_FPR + " up to (not including) " + FilterSpec.MAX_FPR + ", e.g. 0.01 or 1e-6");
     }
     return d;
   }

@@ -1,0 +1,99 @@
+package io.urldedup.operators;
+
+import java.io.IOException;
+import java.lang.reflect.Type;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/** Format v1: bytes key, bytes value, headers, string origin (see {@link RecordIO}). */
+public final class RawRecordSerializer extends TypeSerializerSingleton<RawRecord> {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final RawRecordSerializer INSTANCE = new RawRecordSerializer();
+
+  @Override
+  public boolean isImmutableType() {
+    return false;
+  }
+
+  @Override
+  public RawRecord createInstance() {
+    return new RawRecord();
+  }
+
+  @Override
+  public RawRecord copy(RawRecord from) {
+    return copy(from, new RawRecord());
+  }
+
+  @Override
+  public RawRecord copy(RawRecord from, RawRecord reuse) {
+    reuse.key = RecordIO.clone(from.key);
+    reuse.value = RecordIO.clone(from.value);
+    reuse.headers = from.headers;
+    reuse.origin = from.origin;
+    return reuse;
+  }
+
+  @Override
+  public int getLength() {
+    return -1;
+  }
+
+  @Override
+  public void serialize(RawRecord r, DataOutputView out) throws IOException {
+    RecordIO.writeBytes(r.key, out);
+    RecordIO.writeBytes(r.value, out);
+    RecordIO.writeHeaders(r.headers, out);
+    RecordIO.writeString(r.origin, out);
+  }
+
+  @Override
+  public RawRecord deserialize(DataInputView in) throws IOException {
+    return deserialize(new RawRecord(), in);
+  }
+
+  @Override
+  public RawRecord deserialize(RawRecord reuse, DataInputView in) throws IOException {
+    reuse.key = RecordIO.readBytes(in);
+    reuse.value = RecordIO.readBytes(in);
+    reuse.headers = RecordIO.readHeaders(in);
+    reuse.origin = RecordIO.readString(in);
+    return reuse;
+  }
+
+  @Override
+  public void copy(DataInputView in, DataOutputView out) throws IOException {
+    RecordIO.copyBytes(in, out);
+    RecordIO.copyBytes(in, out);
+    RecordIO.copyHeaders(in, out);
+    RecordIO.copyString(in, out);
+  }
+
+  @Override
+  public TypeSerializerSnapshot<RawRecord> snapshotConfiguration() {
+    return new Snapshot();
+  }
+
+  /** Versioned snapshot; public no-arg constructor for restore. */
+  public static final class Snapshot extends RecordSerializerSnapshot<RawRecord> {
+    public Snapshot() {
+      super(() -> INSTANCE);
+    }
+  }
+
+  /** Binds {@link RawRecord} to this serializer through {@code @TypeInfo}. */
+  public static final class Factory extends TypeInfoFactory<RawRecord> {
+    @Override
+    public TypeInformation<RawRecord> createTypeInfo(
+        Type t, Map<String, TypeInformation<?>> genericParameters) {
+      return new RecordTypeInfo<>(RawRecord.class, INSTANCE);
+    }
+  }
+}

@@ -1,4 +1,285 @@
 package io.urldedup.state;
 
-/** Placeholder until the filter core lands. */
-public final class FilterHeader {}
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The small, mutable, persisted part of one shard's filter: kind, format version, seed fingerprint
+ * (never the seed), the spec it was built from, the concrete geometry, insert counters and, for the
+ * scalable filter, its slices. The bulk of the filter lives in pages of a {@link PageStore}.
+ *
+ * <p>Inserts mutate the counters in place; the operator persists the header with
+ * {@link FilterHeaderSerializer}, {@link FilterFormat} writes it with the pages.
+ */
+public final class FilterHeader {
+
+  /** Version of the header's persisted layout (FilterFormat and FilterHeaderSerializer). */
+  public static final int FORMAT_VERSION = 1;
+  /** Slices are addressed by the top 16 bits of the page id; far more than any cap allows. */
+  public static final int MAX_SLICES = 64;
+  /** Page id = slice << SLICE_SHIFT | page within slice. */
+  public static final int SLICE_SHIFT = 48;
+
+  final FilterSpec.Kind kind;
+  final int formatVersion;
+  final long seedFingerprint;
+  // the spec, as given
+  final double fpr;
+  final long memoryBytes;
+  final int cellBits;
+  final long capacity;
+  final int growth;
+  final double tightening;
+  long maxMemoryBytes;
+  // counters: stable: arrivals (every testAndAdd/add); scalable: distinct elements inserted
+  long inserts;
+  // stable geometry
+  final int k;
+  final int p;
+  final int blockWords;
+  final long blocks;
+  // scalable slices
+  boolean saturated;
+  int slices;
+  long[] sliceCapacity = new long[0];
+  double[] sliceFpr = new double[0];
+  long[] sliceBlocks = new long[0];
+  int[] sliceK = new int[0];
+  long[] sliceCount = new long[0];
+
+  FilterHeader(FilterSpec.Kind kind, int formatVersion, long seedFingerprint, double fpr, long memoryBytes,
+      int cellBits, long capacity, int growth, double tightening, long maxMemoryBytes, int k, int p,
+      int blockWords, long blocks) {
+    this.kind = Objects.requireNonNull(kind);
+    this.formatVersion = formatVersion;
+    this.seedFingerprint = seedFingerprint;
+    this.fpr = fpr;
+    this.memoryBytes = memoryBytes;
+    this.cellBits = cellBits;
+    this.capacity = capacity;
+    this.growth = growth;
+    this.tightening = tightening;
+    this.maxMemoryBytes = maxMemoryBytes;
+    this.k = k;
+    this.p = p;
+    this.blockWords = blockWords;
+    this.blocks = blocks;
+  }
+
+  static FilterHeader stable(FilterSpec s, long seedFingerprint, FilterMath.StableGeometry g) {
+    return new FilterHeader(FilterSpec.Kind.STABLE, FORMAT_VERSION, seedFingerprint, s.fpr(), s.memoryBytes(),
+        s.cellBits(), 0, 0, 0, 0, g.k(), g.p(), g.blockWords(), g.blocks());
+  }
+
+  static FilterHeader scalable(FilterSpec s, long seedFingerprint) {
+    return new FilterHeader(FilterSpec.Kind.SCALABLE, FORMAT_VERSION, seedFingerprint, s.fpr(), 0, 0,
+        s.capacity(), s.growth(), s.tightening(), s.maxMemoryBytes(), 0, 0, 0, 0);
+  }
+
+  /** Appends a slice sized for {@code cap} elements at {@code sliceFpr}; returns its index. */
+  int addSlice(long cap, double eps) {
+    FilterMath.BlockedSizing sz = FilterMath.blockedSizing(eps);
+    long b = Math.max(1, (long) Math.ceil(sz.bitsPerElement() * cap / FilterMath.BLOCK_BITS));
+    appendSlice(cap, eps, b, sz.k(), 0);
+    return slices - 1;
+  }
+
+  void appendSlice(long cap, double eps, long b, int sk, long count) {
+    int i = slices;
+    if (i >= MAX_SLICES) {
+      throw new IllegalStateException("a scalable filter holds at most " + MAX_SLICES + " slices");
+    }
+    sliceCapacity = Arrays.copyOf(sliceCapacity, i + 1);
+    sliceFpr = Arrays.copyOf(sliceFpr, i + 1);
+    sliceBlocks = Arrays.copyOf(sliceBlocks, i + 1);
+    sliceK = Arrays.copyOf(sliceK, i + 1);
+    sliceCount = Arrays.copyOf(sliceCount, i + 1);
+    sliceCapacity[i] = cap;
+    sliceFpr[i] = eps;
+    sliceBlocks[i] = b;
+    sliceK[i] = sk;
+    sliceCount[i] = count;
+    slices = i + 1;
+  }
+
+  /** Bytes (whole pages) of the slices so far. */
+  long sliceBytes() {
+    long total = 0;
+    for (int i = 0; i < slices; i++) {
+      total += FilterMath.pagesForBlocks(sliceBlocks[i]) * PageStore.PAGE_BYTES;
+    }
+    return total;
+  }
+
+  /** Page id of page {@code page} of slice {@code slice}. */
+  public static long pageId(int slice, long page) {
+    return ((long) slice << SLICE_SHIFT) | page;
+  }
+
+  public FilterSpec.Kind kind() {
+    return kind;
+  }
+
+  public int formatVersion() {
+    return formatVersion;
+  }
+
+  public long seedFingerprint() {
+    return seedFingerprint;
+  }
+
+  /** The spec this header was built from (with the current memory cap). */
+  public FilterSpec spec() {
+    return kind == FilterSpec.Kind.STABLE
+        ? FilterSpec.stable(fpr, memoryBytes, cellBits)
+        : FilterSpec.scalable(fpr, capacity, growth, tightening, maxMemoryBytes);
+  }
+
+  /** Stable: arrivals so far; scalable: distinct elements inserted so far. */
+  public long inserts() {
+    return inserts;
+  }
+
+  /** Stable filter geometry (kind STABLE only). */
+  public FilterMath.StableGeometry stableGeometry() {
+    if (kind != FilterSpec.Kind.STABLE) {
+      throw new IllegalStateException("not a stable filter: " + kind);
+    }
+    return new FilterMath.StableGeometry(cellBits, k, p, blockWords, blocks);
+  }
+
+  public int slices() {
+    return kind == FilterSpec.Kind.STABLE ? 1 : slices;
+  }
+
+  public boolean saturated() {
+    return saturated;
+  }
+
+  public long sliceCapacity(int i) {
+    return sliceCapacity[i];
+  }
+
+  public double sliceFpr(int i) {
+    return sliceFpr[i];
+  }
+
+  public long sliceBlocks(int i) {
+    return sliceBlocks[i];
+  }
+
+  public int sliceK(int i) {
+    return sliceK[i];
+  }
+
+  public long sliceCount(int i) {
+    return sliceCount[i];
+  }
+
+  /**
+   * Throws {@link IncompatibleStateException} if state written under this header cannot serve
+   * {@code spec} with this seed. A changed {@code --max-memory} is compatible (see {@link #adopt}).
+   */
+  public void checkCompatible(FilterSpec spec, long fingerprint) {
+    if (formatVersion > FORMAT_VERSION) {
+      throw new IncompatibleStateException("state was written by a newer urldedup (filter format version "
+          + formatVersion + ", this build reads up to " + FORMAT_VERSION + "); upgrade, or start from empty state");
+    }
+    if (fingerprint != seedFingerprint) {
+      throw new IncompatibleStateException(String.format(
+          "state was written with a different --hash-seed (fingerprint %016x vs %016x); restore with the original"
+              + " seed or start from empty state", seedFingerprint, fingerprint));
+    }
+    if (spec.kind() != kind) {
+      throw new IncompatibleStateException("state holds a " + lower(kind) + " filter but --filter is "
+          + lower(spec.kind()) + "; restore with --filter " + lower(kind) + " or start from empty state");
+    }
+    StringBuilder diff = new StringBuilder();
+    if (kind == FilterSpec.Kind.STABLE) {
+      differ(diff, "--fpr", fpr, spec.fpr());
+      differ(diff, "--memory", memoryBytes, spec.memoryBytes());
+      differ(diff, "--cell-bits", cellBits, spec.cellBits());
+    } else {
+      differ(diff, "--fpr", fpr, spec.fpr());
+      differ(diff, "--capacity", capacity, spec.capacity());
+      differ(diff, "--growth", growth, spec.growth());
+      differ(diff, "--tightening", tightening, spec.tightening());
+    }
+    if (diff.length() > 0) {
+      throw new IncompatibleStateException("state was written with different filter parameters (" + diff
+          + "); restore with the original values or start from empty state");
+    }
+  }
+
+  /** Takes over what may change across restores: the scalable memory cap (raising it lets the filter grow again). */
+  public void adopt(FilterSpec spec) {
+    if (kind == FilterSpec.Kind.SCALABLE && spec.kind() == kind && spec.maxMemoryBytes() != maxMemoryBytes) {
+      maxMemoryBytes = spec.maxMemoryBytes();
+      saturated = false;
+    }
+  }
+
+  private static void differ(StringBuilder sb, String flag, Object was, Object now) {
+    if (!was.equals(now)) {
+      if (sb.length() > 0) {
+        sb.append(", ");
+      }
+      sb.append(flag).append(' ').append(was).append(" in state vs ").append(now).append(" now");
+    }
+  }
+
+  private static String lower(FilterSpec.Kind k) {
+    return k.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** A deep copy. */
+  public FilterHeader copy() {
+    FilterHeader h = new FilterHeader(kind, formatVersion, seedFingerprint, fpr, memoryBytes, cellBits, capacity,
+        growth, tightening, maxMemoryBytes, k, p, blockWords, blocks);
+    h.inserts = inserts;
+    h.saturated = saturated;
+    h.slices = slices;
+    h.sliceCapacity = sliceCapacity.clone();
+    h.sliceFpr = sliceFpr.clone();
+    h.sliceBlocks = sliceBlocks.clone();
+    h.sliceK = sliceK.clone();
+    h.sliceCount = sliceCount.clone();
+    return h;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof FilterHeader h)) {
+      return false;
+    }
+    return kind == h.kind && formatVersion == h.formatVersion && seedFingerprint == h.seedFingerprint
+        && Double.compare(fpr, h.fpr) == 0 && memoryBytes == h.memoryBytes && cellBits == h.cellBits
+        && capacity == h.capacity && growth == h.growth && Double.compare(tightening, h.tightening) == 0
+        && maxMemoryBytes == h.maxMemoryBytes && inserts == h.inserts && k == h.k && p == h.p
+        && blockWords == h.blockWords && blocks == h.blocks && saturated == h.saturated && slices == h.slices
+        && Arrays.equals(sliceCapacity, h.sliceCapacity) && Arrays.equals(sliceFpr, h.sliceFpr)
+        && Arrays.equals(sliceBlocks, h.sliceBlocks) && Arrays.equals(sliceK, h.sliceK)
+        && Arrays.equals(sliceCount, h.sliceCount);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kind, seedFingerprint, inserts, blocks, slices, Arrays.hashCode(sliceCount));
+  }
+
+  @Override
+  public String toString() {
+    if (kind == FilterSpec.Kind.STABLE) {
+      return String.format(java.util.Locale.ROOT,
+          "FilterHeader{stable, v%d, fpr=%s, d=%d, K=%d, P=%d, blockWords=%d, blocks=%d, inserts=%d}",
+          formatVersion, fpr, cellBits, k, p, blockWords, blocks, inserts);
+    }
+    return String.format(java.util.Locale.ROOT,
+        "FilterHeader{scalable, v%d, fpr=%s, capacity=%d, growth=%d, tightening=%s, maxMemory=%d, slices=%d,"
+            + " inserts=%d, saturated=%s}",
+        formatVersion, fpr, capacity, growth, tightening, maxMemoryBytes, slices, inserts, saturated);
+  }
+}

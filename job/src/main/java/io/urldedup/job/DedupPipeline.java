@@ -1,0 +1,79 @@
+package io.urldedup.job;
+
+import io.urldedup.operators.DeadLetter;
+import io.urldedup.operators.DecodeFunction;
+import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.RawRecord;
+import io.urldedup.operators.UrlRecord;
+import io.urldedup.state.FilterSpec;
+import io.urldedup.state.UrlHasher;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * The data path, with source and sinks as parameters (Kafka in production, files in the embedded
+ * mode, anything in tests):
+ *
+ * <pre>
+ *   RawRecord -> decode (dead letters to a side output) -> keyBy(shard) -> dedup -> out
+ *                                                     \-> dlq
+ * </pre>
+ *
+ * <p>The uids are stable so that savepoints keep mapping onto the operators.
+ */
+public final class DedupPipeline {
+
+  public static final String UID_DECODE = "decode";
+  public static final String UID_DEDUP = "dedup";
+  public static final String UID_SOURCE = "kafka-source";
+  public static final String UID_SINK = "kafka-sink";
+  public static final String UID_DLQ = "dlq-sink";
+
+  /** The sink handles, so a caller can set their parallelism (file sinks need one writer). */
+  public record Sinks(DataStreamSink<UrlRecord> out, DataStreamSink<DeadLetter> dlq) {}
+
+  private DedupPipeline() {}
+
+  /**
+   * @param dlqSink null: dead letters are only counted (the decoder's accumulators)
+   */
+  public static Sinks build(
+      DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink, JobConfig config) {
+    FilterSpec spec = config.perShardSpec();
+    long fingerprint = new UrlHasher(config.hashSeed()).seedFingerprint();
+
+    SingleOutputStreamOperator<UrlRecord> decoded = source
+        .process(new DecodeFunction(config.decodeConfig()), TypeInformation.of(UrlRecord.class))
+        .uid(UID_DECODE)
+        .name("decode")
+        // chained to the source: records of one partition (or file) stay in order, so the first
+        // occurrence of a URL is the one emitted
+        .setParallelism(source.getParallelism());
+
+    SingleOutputStreamOperator<UrlRecord> unseen = decoded
+        .keyBy(new ShardKey(), Types.INT)
+        .transform("dedup", TypeInformation.of(UrlRecord.class),
+            new DedupOperator(spec, fingerprint, config.cachePages()))
+        .uid(UID_DEDUP);
+
+    DataStreamSink<UrlRecord> out = unseen.sinkTo(outSink).uid(UID_SINK).name("output");
+    DataStreamSink<DeadLetter> dlq = null;
+    if (dlqSink != null) {
+      dlq = decoded.getSideOutput(DecodeFunction.DEAD_LETTERS).sinkTo(dlqSink).uid(UID_DLQ).name("dead letters");
+    }
+    return new Sinks(out, dlq);
+  }
+
+  /** keyBy on the precomputed shard: the filter key is never re-hashed from the URL. */
+  static final class ShardKey implements KeySelector<UrlRecord, Integer> {
+    @Override
+    public Integer getKey(UrlRecord r) {
+      return r.shard;
+    }
+  }
+}

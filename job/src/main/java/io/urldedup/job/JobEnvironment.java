@@ -1,0 +1,52 @@
+package io.urldedup.job;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+
+/**
+ * The Flink configuration a run needs. Only operational settings go here: this configuration is
+ * shown in the Web UI, so the seed and Kafka credentials never do (they travel inside the
+ * operators).
+ */
+public final class JobEnvironment {
+
+  private JobEnvironment() {}
+
+  public static Configuration configuration(JobConfig c) {
+    Configuration conf = new Configuration();
+    // Key groups bound rescaling: fixed from the shard count, savepoints rescale up to it.
+    conf.set(PipelineOptions.MAX_PARALLELISM, c.maxParallelism());
+    conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend.name().toLowerCase(Locale.ROOT));
+    conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    if (c.checkpointInterval != null) {
+      conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, c.checkpointInterval);
+      conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+    }
+    if (c.checkpointDir != null) {
+      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, uri(c.checkpointDir));
+      // a cancelled job can be restarted from its last checkpoint (-s <dir>/chk-N)
+      conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+          ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    }
+    if (c.mode == JobConfig.Mode.EMBEDDED) {
+      // A local run fails fast instead of replaying into non-transactional file sinks.
+      conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+      // RocksDB's path length limit: keep its working directory short.
+      conf.setString("state.backend.rocksdb.localdir",
+          Path.of(System.getProperty("java.io.tmpdir"), "urldedup-rocksdb").toString());
+    }
+    return conf;
+  }
+
+  /** A plain path becomes a file URI; URIs (file://, s3://, hdfs://) pass through. */
+  static String uri(String dir) {
+    return dir.contains("://") ? dir : Path.of(dir).toAbsolutePath().toUri().toString();
+  }
+}

@@ -1,0 +1,205 @@
+package io.urldedup.job;
+
+import io.urldedup.operators.DeadLetter;
+import io.urldedup.operators.UrlRecord;
+import io.urldedup.state.FilterPlan;
+import io.urldedup.state.FilterSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.Properties;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import io.urldedup.operators.RawRecord;
+
+/**
+ * {@code urldedup run | plan | version | help}. The same class is what {@code flink run} submits
+ * (the word {@code run} is then optional).
+ */
+public final class UrlDedupJob {
+
+  private UrlDedupJob() {}
+
+  public static void main(String[] args) throws Exception {
+    int code = run(args, System.out, System.err);
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  /** Runs a command; returns the exit code (2 for usage errors, printed without a stack trace). */
+  public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    String command = args.length == 0 ? "help" : args[0];
+    String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+    if (command.startsWith("--") && !command.equals("--help") && !command.equals("--version")) {
+      command = "run";
+      rest = args;
+    }
+    try {
+      switch (command) {
+        case "help", "--help", "-h" -> {
+          out.print(JobConfig.helpText());
+          return 0;
+        }
+        case "version", "--version" -> {
+          out.println(version());
+          return 0;
+        }
+        case "plan" -> {
+          if (wantsHelp(rest, out)) {
+            return 0;
+          }
+          out.print(plan(JobConfig.parseForPlan(rest, System.getenv())));
+          return 0;
+        }
+        case "run" -> {
+          if (wantsHelp(rest, out)) {
+            return 0;
+          }
+          return execute(JobConfig.parse(rest), err);
+        }
+        default -> throw new ConfigException("unknown command '" + command
+            + "'; accepted: run, plan, version, help");
+      }
+    } catch (ConfigException e) {
+      err.println("urldedup: error: " + e.getMessage());
+      return ConfigException.EXIT_CODE;
+    }
+  }
+
+  private static boolean wantsHelp(String[] args, PrintStream out) {
+    for (String a : args) {
+      if (a.equals("--help") || a.equals("-h")) {
+        out.print(JobConfig.helpText());
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String version() {
+    Properties p = new Properties();
+    try (InputStream in = UrlDedupJob.class.getResourceAsStream("/urldedup-version.properties")) {
+      if (in != null) {
+        p.load(in);
+      }
+    } catch (IOException ignored) {
+      // fall through to "unknown"
+    }
+    return "urldedup " + p.getProperty("version", "unknown") + " (Flink " + p.getProperty("flink", "?")
+        + ", flink-connector-kafka " + p.getProperty("kafka-connector", "?") + ")";
+  }
+
+  /** The per-shard filter plan and the job-level view. */
+  static String plan(JobConfig c) {
+    FilterSpec spec = c.perShardSpec();
+    StringBuilder b = new StringBuilder(FilterPlan.render(spec, c.shards));
+    if (b.length() > 0 && b.charAt(b.length() - 1) != '\n') {
+      b.append('\n');
+    }
+    b.append("\nJob\n");
+    b.append("  shards:           ").append(c.shards).append('\n');
+    b.append("  max parallelism:  ").append(c.maxParallelism()).append(" (savepoints rescale up to this)\n");
+    if (c.parallelism > 0) {
+      b.append("  parallelism:      ").append(c.parallelism).append(" (")
+          .append(ceilDiv(c.shards, c.parallelism)).append(" shards per subtask at most)\n");
+    } else {
+      b.append("  parallelism:      cluster default\n");
+    }
+    if (c.filter == FilterSpec.Kind.STABLE) {
+      b.append("  total memory:     ").append(bytes(spec.memoryBytes() * c.shards))
+          .append(" (").append(bytes(spec.memoryBytes())).append(" per shard)\n");
+    } else {
+      b.append("  total capacity:   ").append(spec.capacity() * c.shards).append(" URLs in the first slices\n");
+      b.append("  total max memory: ").append(bytes(spec.maxMemoryBytes() * c.shards))
+          .append(" (").append(bytes(spec.maxMemoryBytes())).append(" per shard)\n");
+    }
+    b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
+        .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
+    return b.toString();
+  }
+
+  private static int ceilDiv(int a, int b) {
+    return (a + b - 1) / b;
+  }
+
+  static String bytes(long n) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = n;
+    int u = 0;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return u == 0 ? n + " B" : String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+
+  private static int execute(JobConfig c, PrintStream err) throws Exception {
+    c.perShardSpec(); // sizing errors before anything starts
+    if (c.defaultSeed) {
+      err.println("urldedup: warning: no --hash-seed or " + JobConfig.SEED_ENV + " given: using the"
+          + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
+          + " production and keep it (a restore with another seed is refused).");
+    }
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.getExecutionEnvironment(JobEnvironment.configuration(c));
+    if (c.mode == JobConfig.Mode.KAFKA) {
+      if (c.parallelism > 0) {
+        env.setParallelism(c.parallelism);
+      }
+      KafkaSink<DeadLetter> dlq = KafkaIO.dlqSink(c);
+      if (dlq == null) {
+        err.println("urldedup: warning: --dlq-topic none: rejected records are counted"
+            + " (metric urldedup.invalid) but not kept");
+      }
+      DataStream<RawRecord> source = env
+          .fromSource(KafkaIO.source(c), WatermarkStrategy.noWatermarks(), "kafka source")
+          .uid(DedupPipeline.UID_SOURCE);
+      DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c);
+      env.execute(c.jobName);
+      return 0;
+    }
+    return embedded(c, env, err);
+  }
+
+  private static int embedded(JobConfig c, StreamExecutionEnvironment env, PrintStream err)
+      throws Exception {
+    env.setParallelism(c.parallelism > 0 ? c.parallelism
+        : Math.min(4, Runtime.getRuntime().availableProcessors()));
+    String path = c.input;
+    String name = c.input;
+    if ("-".equals(c.input)) {
+      // stdin is not re-readable; a checkpointable source needs a file, so spool it first
+      Path spool = Files.createTempFile("urldedup-stdin", ".txt");
+      spool.toFile().deleteOnExit();
+      Files.copy(System.in, spool, StandardCopyOption.REPLACE_EXISTING);
+      path = spool.toString();
+      name = "stdin";
+    } else if (!Files.isReadable(Path.of(c.input))) {
+      throw new ConfigException("--input: cannot read " + c.input + "; accepted: a readable file or -");
+    }
+    DataStream<RawRecord> source = env
+        .fromSource(new LineFileSource(path, name), WatermarkStrategy.noWatermarks(), "file source")
+        .setParallelism(1)
+        .uid("file-source");
+    LineSink<UrlRecord> out = new LineSink<>(c.output, r -> r.value);
+    LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
+        : new LineSink<>(c.dlq, DeadLetterLine::format);
+    DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c);
+    sinks.out().setParallelism(1);
+    if (sinks.dlq() != null) {
+      sinks.dlq().setParallelism(1);
+    }
+    JobExecutionResult result = env.execute(c.jobName);
+    RunSummary summary = RunSummary.of(result.getAllAccumulatorResults());
+    err.print(summary.render(dlq == null));
+    return 0;
+  }
+}

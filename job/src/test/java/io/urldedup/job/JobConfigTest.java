@@ -1,0 +1,301 @@
+package io.urldedup.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.urldedup.state.FilterSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JobConfigTest {
+
+  private static final Map<String, String> NO_ENV = Map.of();
+
+  private static JobConfig parse(String... args) {
+    return JobConfig.parse(args, NO_ENV);
+  }
+
+  private static String error(String... args) {
+    return assertThrows(ConfigException.class, () -> parse(args)).getMessage();
+  }
+
+  private static final String[] KAFKA = {
+      "--bootstrap-servers", "localhost:9092", "--input-topic", "in", "--output-topic", "out",
+      "--dlq-topic", "dlq"};
+
+  private static String[] kafka(String... more) {
+    List<String> a = new ArrayList<>(List.of(KAFKA));
+    a.addAll(List.of(more));
+    return a.toArray(String[]::new);
+  }
+
+  @Test
+  void defaultsInEmbeddedMode() {
+    JobConfig c = parse("--input", "urls.txt");
+    assertEquals(JobConfig.Mode.EMBEDDED, c.mode);
+    assertEquals("urls.txt", c.input);
+    assertEquals("-", c.output);
+    assertEquals(JobConfig.NONE, c.dlq);
+    assertEquals(FilterSpec.Kind.SCALABLE, c.filter);
+    assertEquals(0.01, c.fpr);
+    assertEquals(128, c.shards);
+    assertEquals(128, c.maxParallelism());
+    assertNull(c.checkpointInterval);
+    assertTrue(c.defaultSeed);
+    assertEquals(JobConfig.DEFAULT_SEED, c.hashSeed());
+    assertEquals(List.of(), c.stripParams);
+    assertEquals(8L << 20, c.cacheMemoryBytes);
+    assertEquals(2048, c.cachePages());
+    FilterSpec s = c.perShardSpec();
+    assertEquals(1_000_000 / 128, s.capacity());
+    assertEquals((1L << 30) / 128, s.maxMemoryBytes());
+  }
+
+  @Test
+  void everyFlagIsParsed() {
+    JobConfig c = parse(kafka(
+        "--group-id", "g1", "--kafka-properties", "/etc/kafka.properties",
+        "--starting-offsets", "earliest", "--transactional-id-prefix", "tx",
+        "--transaction-timeout", "5min", "--filter", "stable", "--fpr", "0.001",
+        "--memory", "256m", "--cell-bits", "3", "--capacity", "5000", "--growth", "4",
+        "--tightening", "0.8", "--max-memory", "2g", "--shards", "64", "--hash-seed", "0xff",
+        "--format", "json", "--key", "domain", "--strip-params", "sid,utm_source", "--strip-www",
+        "--max-url-bytes", "4096", "--parallelism", "3", "--state-backend", "rocksdb",
+        "--checkpoint-dir", "/tmp/ckpt", "--checkpoint-interval", "30s", "--cache-memory", "16m",
+        "--job-name", "crawl-dedup"));
+    assertEquals(JobConfig.Mode.KAFKA, c.mode);
+    assertEquals("localhost:9092", c.bootstrapServers);
+    assertEquals(List.of("in"), c.inputTopics);
+    assertEquals("out", c.outputTopic);
+    assertEquals("dlq", c.dlqTopic);
+    assertEquals("g1", c.groupId);
+    assertEquals(Path.of("/etc/kafka.properties"), c.kafkaPropertiesFile);
+    assertEquals(JobConfig.StartingOffsets.EARLIEST, c.startingOffsets);
+    assertEquals("tx", c.transactionalIdPrefix);
+    assertEquals(Duration.ofMinutes(5), c.transactionTimeout);
+    assertEquals(FilterSpec.Kind.STABLE, c.filter);
+    assertEquals(0.001, c.fpr);
+    assertEquals(256L << 20, c.memoryBytes);
+    assertEquals(3, c.cellBits);
+    assertEquals(5000, c.capacity);
+    assertEquals(4, c.growth);
+    assertEquals(0.8, c.tightening);
+    assertEquals(2L << 30, c.maxMemoryBytes);
+    assertEquals(64, c.shards);
+    assertEquals(128, c.maxParallelism());
+    assertEquals(255, c.hashSeed());
+    assertFalse(c.defaultSeed);
+    assertEquals(JobConfig.Format.JSON, c.format);
+    assertEquals(JobConfig.KeyMode.DOMAIN, c.key);
+    assertEquals(List.of("sid", "utm_source"), c.stripParams);
+    assertTrue(c.stripWww);
+    assertEquals(4096, c.maxUrlBytes);
+    assertEquals(3, c.parallelism);
+    assertEquals(JobConfig.StateBackend.ROCKSDB, c.stateBackend);
+    assertEquals("/tmp/ckpt", c.checkpointDir);
+    assertEquals(Duration.ofSeconds(30), c.checkpointInterval);
+    assertEquals(16L << 20, c.cacheMemoryBytes);
+    assertEquals("crawl-dedup", c.jobName);
+    FilterSpec s = c.perShardSpec();
+    assertEquals((256L << 20) / 64, s.memoryBytes());
+    assertEquals(3, s.cellBits());
+
+    // every flag of the table was exercised above or in embedded mode
+    Set<String> covered = new HashSet<>(List.of(
+        "bootstrap-servers", "input-topic", "output-topic", "dlq-topic", "group-id", "kafka-properties",
+        "starting-offsets", "transactional-id-prefix", "transaction-timeout", "filter", "fpr", "memory",
+        "cell-bits", "capacity", "growth", "tightening", "max-memory", "shards", "hash-seed", "format",
+        "key", "strip-params", "strip-www", "max-url-bytes", "parallelism", "state-backend",
+        "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name",
+        "input", "output", "dlq", "config"));
+    assertEquals(covered, JobConfig.flagNames());
+  }
+
+  @Test
+  void embeddedFlags() {
+    JobConfig c = parse("--input", "-", "--output", "out.txt", "--dlq", "dead.tsv", "--checkpoint-interval", "1s");
+    assertEquals("-", c.input);
+    assertEquals("out.txt", c.output);
+    assertEquals("dead.tsv", c.dlq);
+    assertEquals(Duration.ofSeconds(1), c.checkpointInterval);
+  }
+
+  @Test
+  void kafkaModeCheckpointsByDefault() {
+    JobConfig c = parse(kafka());
+    assertEquals(Duration.ofSeconds(10), c.checkpointInterval);
+    assertEquals(Duration.ofMinutes(10), c.transactionTimeout);
+    assertEquals(JobConfig.StartingOffsets.COMMITTED, c.startingOffsets);
+    assertEquals(List.of("a", "b"), parse(kafka("--input-topic", "a,b")).inputTopics);
+  }
+
+  @Test
+  void stripParamsWithoutListMeansSessionIds() {
+    assertEquals(JobConfig.DEFAULT_STRIP_PARAMS, parse("--strip-params", "--input", "x").stripParams);
+    assertEquals(JobConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params").stripParams);
+    assertEquals(List.of("a"), parse("--input", "x", "--strip-params=a").stripParams);
+    assertEquals(List.of(), parse("--input", "x", "--strip-params", "none").stripParams);
+  }
+
+  @Test
+  void seedFromEnvironmentAndFlagWins() {
+    JobConfig env = JobConfig.parse(new String[] {"--input", "x"}, Map.of(JobConfig.SEED_ENV, "42"));
+    assertEquals(42, env.hashSeed());
+    assertFalse(env.defaultSeed);
+    JobConfig flag = JobConfig.parse(new String[] {"--input", "x", "--hash-seed", "7"},
+        Map.of(JobConfig.SEED_ENV, "42"));
+    assertEquals(7, flag.hashSeed());
+    assertEquals(-1L, parse("--input", "x", "--hash-seed", "0xffffffffffffffff").hashSeed());
+  }
+
+  @Test
+  void seedErrorNeverShowsTheSeed() {
+    String m = error("--input", "x", "--hash-seed", "s3cr3t-passphrase");
+    assertTrue(m.startsWith("--hash-seed"), m);
+    assertFalse(m.contains("s3cr3t"), m);
+    String e = assertThrows(ConfigException.class,
+        () -> JobConfig.parse(new String[] {"--input", "x"}, Map.of(JobConfig.SEED_ENV, "topsecret"))).getMessage();
+    assertTrue(e.contains(JobConfig.SEED_ENV), e);
+    assertFalse(e.contains("topsecret"), e);
+    assertFalse(parse("--input", "x", "--hash-seed", "12345").toString().contains("12345"));
+  }
+
+  @Test
+  void configFileWithFlagOverride(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("job.conf");
+    Files.writeString(f, String.join("\n",
+        "# a comment",
+        "input = samples/urls.txt",
+        "filter=stable",
+        "memory=64m",
+        "shards=32",
+        "strip-www",
+        "strip-params=",
+        "checkpoint-interval=2s",
+        ""), StandardCharsets.UTF_8);
+    JobConfig c = parse("--config", f.toString(), "--shards", "16", "--filter=stable");
+    assertEquals("samples/urls.txt", c.input);
+    assertEquals(FilterSpec.Kind.STABLE, c.filter);
+    assertEquals(64L << 20, c.memoryBytes);
+    assertEquals(16, c.shards);
+    assertTrue(c.stripWww);
+    assertEquals(JobConfig.DEFAULT_STRIP_PARAMS, c.stripParams);
+    assertEquals(Duration.ofSeconds(2), c.checkpointInterval);
+
+    Files.writeString(f, "input=x\nno-such-key=1\n");
+    String m = error("--config", f.toString());
+    assertTrue(m.contains(f + ":2") && m.contains("no-such-key") && m.contains("accepted:"), m);
+
+    Files.writeString(f, "input=x\nfpr=lots\n");
+    m = error("--config", f.toString());
+    assertTrue(m.startsWith("--fpr") && m.contains("accepted: a rate"), m);
+
+    m = error("--config", dir.resolve("missing.conf").toString());
+    assertTrue(m.startsWith("--config: cannot read"), m);
+  }
+
+  @Test
+  void invalidValuesNameTheFlagAndTheAcceptedValues() {
+    assertMessage(error("--input", "x", "--filter", "cuckoo"), "--filter", "stable, scalable");
+    assertMessage(error("--input", "x", "--fpr", "0"), "--fpr", "from 1.0E-9 up to (not including) 0.5");
+    assertMessage(error("--input", "x", "--fpr", "1.5"), "--fpr", "e.g. 0.01");
+    assertMessage(error("--input", "x", "--fpr", "0.7"), "--fpr", "0.5");
+    assertMessage(error("--input", "x", "--fpr", "often"), "--fpr", "0.5");
+    assertMessage(error("--input", "x", "--memory", "lots"), "--memory", "64m, 1g");
+    assertMessage(error("--input", "x", "--memory", "-5m"), "--memory", "64m, 1g");
+    assertMessage(error("--input", "x", "--filter", "stable", "--memory", "100k"), "--memory", "4 KiB per shard");
+    assertMessage(error("--input", "x", "--cell-bits", "5"), "--cell-bits", "from 1 to 4");
+    assertMessage(error("--input", "x", "--capacity", "ten"), "--capacity", "integer");
+    assertMessage(error("--input", "x", "--capacity", "0"), "--capacity", ">= 1");
+    assertMessage(error("--input", "x", "--capacity", "10"), "--capacity", "one URL per shard");
+    assertMessage(error("--input", "x", "--growth", "1"), "--growth", "from 2 to 16");
+    assertMessage(error("--input", "x", "--tightening", "1"), "--tightening", "between 0 and 1");
+    assertMessage(error("--input", "x", "--max-memory", "1x"), "--max-memory", "64m, 1g");
+    assertMessage(error("--input", "x", "--max-memory", "256k"), "--max-memory", "4 KiB per shard");
+    assertMessage(error("--input", "x", "--shards", "0"), "--shards", "from 1 to 65536");
+    assertMessage(error("--input", "x", "--format", "xml"), "--format", "text, json");
+    assertMessage(error("--input", "x", "--key", "path"), "--key", "host, domain, none");
+    assertMessage(error("--input", "x", "--strip-www=maybe"), "--strip-www", "true, false");
+    assertMessage(error("--input", "x", "--strip-params", "a/b"), "--strip-params", "accepted:");
+    assertMessage(error("--input", "x", "--max-url-bytes", "8"), "--max-url-bytes", "from 16");
+    assertMessage(error("--input", "x", "--parallelism", "-1"), "--parallelism", "from 1");
+    assertMessage(error("--input", "x", "--state-backend", "memory"), "--state-backend", "hashmap, rocksdb");
+    assertMessage(error("--input", "x", "--checkpoint-interval", "soon"), "--checkpoint-interval", "10s");
+    assertMessage(error("--input", "x", "--checkpoint-interval", "0s"), "--checkpoint-interval", "10s");
+    assertMessage(error("--input", "x", "--cache-memory", "1k"), "--cache-memory", "at least 4k");
+    assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
+    assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
+    assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");
+    assertMessage(error(kafka("--transaction-timeout", "5s", "--checkpoint-interval", "10s")),
+        "--transaction-timeout", "must exceed --checkpoint-interval");
+    assertMessage(error(kafka("--group-id", "")), "--group-id", "non-empty");
+    assertMessage(error(kafka("--input-topic", ",")), "--input-topic", "comma-separated");
+    assertMessage(error("--input", "x", "--bogus", "1"), "--bogus", "accepted:");
+    assertMessage(error("--input", "x", "--fpr"), "--fpr", "RATE");
+    assertMessage(error("--input", "x", "stray"), "unexpected argument 'stray'", "--");
+  }
+
+  @Test
+  void modeRequirements() {
+    assertMessage(error(), "--input", "embedded mode");
+    assertMessage(error("--bootstrap-servers", "k:9092", "--input-topic", "in", "--output-topic", "out"),
+        "--dlq-topic", "'none'");
+    assertMessage(error("--bootstrap-servers", "k:9092", "--output-topic", "out", "--dlq-topic", "d"),
+        "--input-topic", "required");
+    assertMessage(error(kafka("--input", "x")), "--input", "embedded");
+    assertEquals(JobConfig.NONE, parse(kafka("--dlq-topic", "none")).dlqTopic);
+  }
+
+  @Test
+  void helpDocumentsEveryFlagWithItsDefault() {
+    String help = JobConfig.helpText();
+    for (Flag f : JobConfig.FLAGS) {
+      assertTrue(help.contains("--" + f.name()), f.name());
+      if (f.defaultText() != null) {
+        assertTrue(help.contains("default: " + f.defaultText()), f.name());
+      }
+    }
+  }
+
+  @Test
+  void launcherExitCodesAndMessages() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = UrlDedupJob.run(new String[] {"run", "--input", "x", "--shards", "many"},
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(2, code);
+    String e = err.toString(StandardCharsets.UTF_8);
+    assertTrue(e.startsWith("urldedup: error: --shards"), e);
+    assertFalse(e.contains("Exception") || e.contains("\tat "), e);
+
+    assertEquals(2, UrlDedupJob.run(new String[] {"frobnicate"}, new PrintStream(out), new PrintStream(err)));
+    assertEquals(0, UrlDedupJob.run(new String[] {"help"}, new PrintStream(out), new PrintStream(err)));
+    out.reset();
+    assertEquals(0, UrlDedupJob.run(new String[] {"version"}, new PrintStream(out), new PrintStream(err)));
+    assertTrue(out.toString().startsWith("urldedup "), out.toString());
+    out.reset();
+    assertEquals(0, UrlDedupJob.run(new String[] {"plan", "--filter", "stable", "--memory", "64m",
+        "--parallelism", "4", "--input", "x"}, new PrintStream(out), new PrintStream(err)));
+    String plan = out.toString();
+    assertTrue(plan.contains("shards:           128") && plan.contains("64.0 MiB"), plan);
+  }
+
+  private static void assertMessage(String message, String flag, String accepted) {
+    assertTrue(message.contains(flag), "names " + flag + ": " + message);
+    assertTrue(message.contains(accepted), "says " + accepted + ": " + message);
+  }
+}

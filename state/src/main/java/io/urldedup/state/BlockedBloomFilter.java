@@ -1,0 +1,132 @@
+package io.urldedup.state;
+
+/**
+ * A cache-line blocked Bloom filter (Putze, Sanders, Singler 2007): an element's k bits all lie in
+ * one 512-bit block (8 words, one 64-byte line), so a test or insert costs one cache miss and one
+ * page lookup. Block = reduce(h1, blocks); probe i sets bit top9(h2 + i * step) of the block, with
+ * an odd 64-bit step from h1 (double hashing, Kirsch and Mitzenmacher 2006). Sized with
+ * {@link FilterMath#blockedSizing}, which accounts for the uneven block loads.
+ *
+ * <p>This is one slice: it owns pages {@code pageBase .. pageBase + pages - 1} of a {@link PageStore}
+ * and keeps no counters; {@link ScalableBloomFilter} chains slices and counts. Allocation-free.
+ */
+public final class BlockedBloomFilter {
+
+  public static final int BLOCK_WORDS = 8;
+  public static final int BLOCKS_PER_PAGE = PageStore.PAGE_WORDS / BLOCK_WORDS;
+
+  private final PageStore store;
+  private final long pageBase;
+  private final long blocks;
+  private final int k;
+
+  public BlockedBloomFilter(PageStore store, long pageBase, long blocks, int k) {
+    if (blocks < 1 || k < 1 || k > 64) {
+      throw new IllegalArgumentException("blocks must be >= 1 and k in 1..64; got " + blocks + ", " + k);
+    }
+    this.store = store;
+    this.pageBase = pageBase;
+    this.blocks = blocks;
+    this.k = k;
+  }
+
+  /** A filter for n elements at false-positive rate eps, on pages 0.. of {@code store}. */
+  public static BlockedBloomFilter forCapacity(PageStore store, long n, double eps) {
+    return new BlockedBloomFilter(store, 0, FilterMath.blockedBlocks(n, eps), FilterMath.blockedSizing(eps).k());
+  }
+
+  /** Sets the element's bits; returns whether all of them were already set (a probable duplicate). */
+  public boolean testAndAdd(long h1, long h2) {
+    long block = blockIndex(h1, blocks);
+    long pageId = pageBase + pageOfBlock(block);
+    long[] page = store.page(pageId);
+    int base = wordOfBlock(block);
+    long step = step(h1);
+    long g = h2;
+    long missing = 0;
+    for (int i = 0; i < k; i++) {
+      int bit = bitInBlock(g);
+      int w = base + (bit >>> 6);
+      long mask = 1L << bit;
+      long old = page[w];
+      missing |= ~old & mask;
+      page[w] = old | mask;
+      g += step;
+    }
+    if (missing != 0) {
+      store.markDirty(pageId);
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether all of the element's bits are set. */
+  public boolean mightContain(long h1, long h2) {
+    long block = blockIndex(h1, blocks);
+    long[] page = store.page(pageBase + pageOfBlock(block));
+    int base = wordOfBlock(block);
+    long step = step(h1);
+    long g = h2;
+    for (int i = 0; i < k; i++) {
+      int bit = bitInBlock(g);
+      if ((page[base + (bit >>> 6)] & (1L << bit)) == 0) {
+        return false;
+      }
+      g += step;
+    }
+    return true;
+  }
+
+  /** Sets the element's bits; returns whether any bit changed. */
+  public boolean add(long h1, long h2) {
+    return !testAndAdd(h1, h2);
+  }
+
+  public long blocks() {
+    return blocks;
+  }
+
+  public int k() {
+    return k;
+  }
+
+  public long pages() {
+    return FilterMath.pagesForBlocks(blocks);
+  }
+
+  public long sizeBytes() {
+    return pages() * PageStore.PAGE_BYTES;
+  }
+
+  // ---- index math, 64-bit throughout (tests exercise it over a 2^34-bit space without allocating)
+
+  /** The element's block in [0, blocks): multiply-high reduction, no 32-bit truncation. */
+  static long blockIndex(long h1, long blocks) {
+    return UrlHasher.reduce(h1, blocks);
+  }
+
+  static long pageOfBlock(long block) {
+    return block >>> 6;
+  }
+
+  /** First word of the block inside its page. */
+  static int wordOfBlock(long block) {
+    return ((int) block & (BLOCKS_PER_PAGE - 1)) << 3;
+  }
+
+  /** Odd double-hashing step; its high half is h1's low half, which block choice barely uses. */
+  static long step(long h1) {
+    return Long.rotateLeft(h1, 32) | 1L;
+  }
+
+  /** Bit 0..511 of the block: the top 9 bits of the probe value. */
+  static int bitInBlock(long g) {
+    return (int) (g >>> 55);
+  }
+
+  /** The global bit address of probe i: block * 512 + bit (used by the index-math test). */
+  static long bitAddress(long h1, long h2, int i, long blocks) {
+    long block = blockIndex(h1, blocks);
+    return block * FilterMath.BLOCK_BITS + bitInBlock(h2 + i * step(h1));
+  }
+}

@@ -1,0 +1,100 @@
+package io.urldedup.state;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * The persisted layout of a {@link FilterHeader}, explicit little-endian over any DataOutput
+ * (Flink's DataOutputView or FilterFormat's stream). Every record starts with its layout version,
+ * so a newer reader decodes older records.
+ *
+ * <pre>
+ * u32 formatVersion, u8 kind (0 stable, 1 scalable), u64 seedFingerprint,
+ * f64 fpr, u64 memoryBytes, u32 cellBits, u64 capacity, u32 growth, f64 tightening, u64 maxMemoryBytes,
+ * u64 inserts, u32 K, u32 P, u32 blockWords, u64 blocks,
+ * u8 saturated, u32 slices, slices x (u64 capacity, f64 fpr, u64 blocks, u32 k, u64 count)
+ * </pre>
+ */
+final class FilterHeaderCodec {
+
+  private FilterHeaderCodec() {}
+
+  static void write(FilterHeader h, DataOutput out) throws IOException {
+    out.writeInt(Integer.reverseBytes(h.formatVersion));
+    out.writeByte(h.kind.ordinal());
+    out.writeLong(Long.reverseBytes(h.seedFingerprint));
+    writeDouble(out, h.fpr);
+    out.writeLong(Long.reverseBytes(h.memoryBytes));
+    out.writeInt(Integer.reverseBytes(h.cellBits));
+    out.writeLong(Long.reverseBytes(h.capacity));
+    out.writeInt(Integer.reverseBytes(h.growth));
+    writeDouble(out, h.tightening);
+    out.writeLong(Long.reverseBytes(h.maxMemoryBytes));
+    out.writeLong(Long.reverseBytes(h.inserts));
+    out.writeInt(Integer.reverseBytes(h.k));
+    out.writeInt(Integer.reverseBytes(h.p));
+    out.writeInt(Integer.reverseBytes(h.blockWords));
+    out.writeLong(Long.reverseBytes(h.blocks));
+    out.writeByte(h.saturated ? 1 : 0);
+    out.writeInt(Integer.reverseBytes(h.slices));
+    for (int i = 0; i < h.slices; i++) {
+      out.writeLong(Long.reverseBytes(h.sliceCapacity[i]));
+      writeDouble(out, h.sliceFpr[i]);
+      out.writeLong(Long.reverseBytes(h.sliceBlocks[i]));
+      out.writeInt(Integer.reverseBytes(h.sliceK[i]));
+      out.writeLong(Long.reverseBytes(h.sliceCount[i]));
+    }
+  }
+
+  static FilterHeader read(DataInput in) throws IOException {
+    int version = Integer.reverseBytes(in.readInt());
+    if (version < 1 || version > FilterHeader.FORMAT_VERSION) {
+      throw new IOException("filter header format version " + version + " is not readable by this build (reads 1.."
+          + FilterHeader.FORMAT_VERSION + ")");
+    }
+    int kindOrdinal = in.readUnsignedByte();
+    if (kindOrdinal >= FilterSpec.Kind.values().length) {
+      throw new IOException("unknown filter kind " + kindOrdinal);
+    }
+    FilterSpec.Kind kind = FilterSpec.Kind.values()[kindOrdinal];
+    long fp = Long.reverseBytes(in.readLong());
+    double fpr = readDouble(in);
+    long memory = Long.reverseBytes(in.readLong());
+    int cellBits = Integer.reverseBytes(in.readInt());
+    long capacity = Long.reverseBytes(in.readLong());
+    int growth = Integer.reverseBytes(in.readInt());
+    double tightening = readDouble(in);
+    long maxMemory = Long.reverseBytes(in.readLong());
+    long inserts = Long.reverseBytes(in.readLong());
+    int k = Integer.reverseBytes(in.readInt());
+    int p = Integer.reverseBytes(in.readInt());
+    int blockWords = Integer.reverseBytes(in.readInt());
+    long blocks = Long.reverseBytes(in.readLong());
+    FilterHeader h = new FilterHeader(kind, version, fp, fpr, memory, cellBits, capacity, growth, tightening,
+        maxMemory, k, p, blockWords, blocks);
+    h.inserts = inserts;
+    h.saturated = in.readUnsignedByte() != 0;
+    int slices = Integer.reverseBytes(in.readInt());
+    if (slices < 0 || slices > FilterHeader.MAX_SLICES) {
+      throw new IOException("corrupt filter header: " + slices + " slices");
+    }
+    for (int i = 0; i < slices; i++) {
+      long cap = Long.reverseBytes(in.readLong());
+      double eps = readDouble(in);
+      long b = Long.reverseBytes(in.readLong());
+      int sk = Integer.reverseBytes(in.readInt());
+      long count = Long.reverseBytes(in.readLong());
+      h.appendSlice(cap, eps, b, sk, count);
+    }
+    return h;
+  }
+
+  private static void writeDouble(DataOutput out, double v) throws IOException {
+    out.writeLong(Long.reverseBytes(Double.doubleToRawLongBits(v)));
+  }
+
+  private static double readDouble(DataInput in) throws IOException {
+    return Double.longBitsToDouble(Long.reverseBytes(in.readLong()));
+  }
+}

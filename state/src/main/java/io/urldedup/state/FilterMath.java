@@ -1,0 +1,468 @@
+package io.urldedup.state;
+
+/**
+ * Pure sizing and error functions for the filters. No state, no I/O; every function is unit-tested
+ * against its closed form or against simulation.
+ *
+ * <p>Notation: n elements, m bits (or cells), k (K) probes, eps target false-positive rate,
+ * B = 512 bits per block, d bits per cell, Max = 2^d - 1, P decrements per insert, mb cells per block.
+ */
+public final class FilterMath {
+
+  public static final int BLOCK_BITS = 512;
+  /** Largest k / K considered when optimising. */
+  static final int MAX_K = 32;
+  static final int MAX_STABLE_K = 16;
+
+  private FilterMath() {}
+
+  // ---------------------------------------------------------------- classic Bloom filter
+
+  /** Classic optimum bits: m = -n ln(eps) / (ln 2)^2. */
+  public static double classicBits(double n, double eps) {
+    return -n * Math.log(eps) / (Math.log(2) * Math.log(2));
+  }
+
+  /** Classic optimum probes: k = (m/n) ln 2, at least 1. */
+  public static int classicK(double m, double n) {
+    return Math.max(1, (int) Math.round(m / n * Math.log(2)));
+  }
+
+  /** Classic FPR: (1 - e^{-kn/m})^k. */
+  public static double classicFpr(double m, double n, int k) {
+    return Math.pow(-Math.expm1(-k * n / m), k);
+  }
+
+  // ---------------------------------------------------------------- blocked Bloom filter
+
+  /**
+   * Blocked Bloom filter FPR (Putze, Sanders, Singler 2007, eq. for blocked filters):
+   * sum_i Poisson(i; B n/m) * (1 - (1 - 1/B)^(i k))^k, where B n / m = B / c is the mean load
+   * of a block and c = m/n bits per element.
+   */
+  public static double blockedFpr(double bitsPerElement, int k) {
+    return blockedFprAtLoad(BLOCK_BITS / bitsPerElement, k);
+  }
+
+  /** Blocked FPR with mean elements per block {@code lambda} (= n / blocks). */
+  public static double blockedFprAtLoad(double lambda, int k) {
+    if (lambda <= 0) {
+      return 0;
+    }
+    double logOneMinus = Math.log1p(-1.0 / BLOCK_BITS);
+    double sd = Math.sqrt(lambda);
+    int lo = (int) Math.max(0, Math.floor(lambda - 12 * sd - 12));
+    int hi = (int) Math.ceil(lambda + 12 * sd + 24);
+    double logLambda = Math.log(lambda);
+    double sum = 0;
+    for (int i = lo; i <= hi; i++) {
+      double logPoisson = i * logLambda - lambda - lnFactorial(i);
+      double pBitSet = -Math.expm1(i * (double) k * logOneMinus);
+      sum += Math.exp(logPoisson + k * Math.log(pBitSet));
+    }
+    return Math.min(1, sum);
+  }
+
+  /** Optimal blocked-filter geometry for a target: fewest bits per element over k. */
+  public record BlockedSizing(int k, double bitsPerElement) {}
+
+  /** The k and bits per element that minimise memory with {@link #blockedFpr} <= eps. */
+  public static BlockedSizing blockedSizing(double eps) {
+    int bestK = 1;
+    double bestC = Double.MAX_VALUE;
+    for (int k = 1; k <= MAX_K; k++) {
+      double c = blockedBitsFor(eps, k);
+      if (c < bestC) {
+        bestC = c;
+        bestK = k;
+      }
+    }
+    return new BlockedSizing(bestK, bestC);
+  }
+
+  /** Bits per element with k probes for which the blocked FPR equals eps (bisection; FPR falls with c). */
+  static double blockedBitsFor(double eps, int k) {
+    double lo = 0.5;
+    double hi = 1024;
+    if (blockedFpr(hi, k) > eps) {
+      return Double.MAX_VALUE;
+    }
+    for (int it = 0; it < 60; it++) {
+      double mid = 0.5 * (lo + hi);
+      if (blockedFpr(mid, k) > eps) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return hi;
+  }
+
+  /** Blocks (512 bits) for n elements at eps: ceil(c n / 512), at least 1. */
+  public static long blockedBlocks(long n, double eps) {
+    BlockedSizing s = blockedSizing(eps);
+    return Math.max(1, (long) Math.ceil(s.bitsPerElement() * n / BLOCK_BITS));
+  }
+
+  /** 4 KiB pages for n elements at eps (64 blocks per page). */
+  public static long blockedPages(long n, double eps) {
+    return pagesForBlocks(blockedBlocks(n, eps));
+  }
+
+  static long pagesForBlocks(long blocks) {
+    return (blocks + BlockedBloomFilter.BLOCKS_PER_PAGE - 1) / BlockedBloomFilter.BLOCKS_PER_PAGE;
+  }
+
+  // ---------------------------------------------------------------- stable Bloom filter
+
+  /** Cells in one 64-bit word: cells never straddle words (d = 3: 21 cells, bit 63 unused). */
+  public static int cellsPerWord(int cellBits) {
+    return 64 / cellBits;
+  }
+
+  /**
+   * Stable-point zero fraction (Deng & Rafiei 2006, Thm. 2, per block):
+   * z = (1 / (1 + 1/(P (1/K - 1/mb))))^Max. It is the stationary P(cell = 0) of the per-cell chain
+   * (set w.p. K/mb, else decremented w.p. P/mb): a cell is 0 iff its last Max events were decrements.
+   */
+  public static double stableZeroFraction(int p, int k, long mb, int max) {
+    return Math.pow(1.0 / (1.0 + 1.0 / (p * (1.0 / k - 1.0 / mb))), max);
+  }
+
+  /** Stable FPR: (1 - z)^K. */
+  public static double stableFpr(int p, int k, long mb, int max) {
+    return Math.pow(1 - stableZeroFraction(p, k, mb, max), k);
+  }
+
+  /**
+   * P for a target stable FPR, ROUNDED UP: P = 1 / ((1/z^{1/Max} - 1)(1/K - 1/mb)) with
+   * z^{1/Max} = (1 - eps^{1/K})^{1/Max}. More decrements means more zeros and a lower FPR, so
+   * the ceiling meets the target while flooring overshoots it. Returns Integer.MAX_VALUE if K >= mb.
+   */
+  public static int stableP(double eps, int k, long mb, int max) {
+    if (k >= mb) {
+      return Integer.MAX_VALUE;
+    }
+    double zRoot = Math.pow(1 - Math.pow(eps, 1.0 / k), 1.0 / max);
+    double p = 1.0 / ((1.0 / zRoot - 1.0) * (1.0 / k - 1.0 / mb));
+    if (!(p < Integer.MAX_VALUE)) {
+      return Integer.MAX_VALUE;
+    }
+    // the tolerance keeps an exact integer solution from rounding one up through float noise
+    return (int) Math.max(1, Math.ceil(p - 1e-9));
+  }
+
+  /** The concrete layout of a stable filter. */
+  public record StableGeometry(int cellBits, int k, int p, int blockWords, long blocks) {
+    public int max() {
+      return (1 << cellBits) - 1;
+    }
+
+    public long cellsPerBlock() {
+      return (long) blockWords * cellsPerWord(cellBits);
+    }
+
+    public long cells() {
+      return blocks * cellsPerBlock();
+    }
+
+    public long bytes() {
+      return blocks * blockWords * 8L;
+    }
+
+    public double stableFpr() {
+      return FilterMath.stableFpr(p, k, cellsPerBlock(), max());
+    }
+
+    public double stableZeroFraction() {
+      return FilterMath.stableZeroFraction(p, k, cellsPerBlock(), max());
+    }
+  }
+
+  /** Block sizes tried, in words: one 64-byte line up to a whole 4 KiB page; always a power of two. */
+  static final int[] STABLE_BLOCK_WORDS = {8, 16, 32, 64, 128, 256, 512};
+
+  /**
+   * Chooses K and the block size for d-bit cells in {@code memoryBytes}: for each K and block size
+   * with P <= mb (the P decrements of one insert stay inside the block), the candidate with the
+   * longest median retention (global arrivals until the FN probability of an element reaches 1/2)
+   * wins; ties go to the smaller block (fewer cache lines per insert).
+   */
+  public static StableGeometry stableGeometry(double eps, long memoryBytes, int cellBits) {
+    int max = (1 << cellBits) - 1;
+    StableGeometry best = null;
+    double bestRetention = -1;
+    for (int words : STABLE_BLOCK_WORDS) {
+      long blocks = memoryBytes / (words * 8L);
+      if (blocks < 1) {
+        continue;
+      }
+      long mb = (long) words * cellsPerWord(cellBits);
+      for (int k = 1; k <= MAX_STABLE_K; k++) {
+        int p = stableP(eps, k, mb, max);
+        if (p > mb) {
+          continue;
+        }
+        double retention = blocks * medianRetentionBlockArrivals(k, p, mb, max);
+        if (retention > bestRetention * (1 + 1e-9)) {
+          bestRetention = retention;
+          best = new StableGeometry(cellBits, k, p, words, blocks);
+        }
+      }
+    }
+    if (best == null) {
+      throw new IllegalArgumentException("no stable filter with --cell-bits " + cellBits + " reaches --fpr " + eps
+          + " within one 4 KiB block; use more --cell-bits or a larger --fpr");
+    }
+    return best;
+  }
+
+  // ---------------------------------------------------------------- stable filter: per-cell chain
+
+  /**
+   * Per-cell Markov chain over values 0..Max for one arrival to the cell's block: the insert first
+   * decrements P of the mb cells (each cell w.p. p = P/mb), then sets its K cells to Max (this cell
+   * w.p. q = K/mb). So from v: Max w.p. q; max(v-1, 0) w.p. (1-q)p; v otherwise.
+   */
+  static double[][] cellChain(int k, int p, long mb, int max) {
+    double q = Math.min(1.0, (double) k / mb);
+    double dec = (1 - q) * Math.min(1.0, (double) p / mb);
+    double[][] t = new double[max + 1][max + 1];
+    for (int v = 0; v <= max; v++) {
+      t[v][max] += q;
+      t[v][Math.max(v - 1, 0)] += dec;
+      t[v][v] += 1 - q - dec;
+    }
+    return t;
+  }
+
+  static double[][] multiply(double[][] a, double[][] b) {
+    int n = a.length;
+    double[][] c = new double[n][n];
+    for (int i = 0; i < n; i++) {
+      for (int l = 0; l < n; l++) {
+        double ail = a[i][l];
+        if (ail == 0) {
+          continue;
+        }
+        for (int j = 0; j < n; j++) {
+          c[i][j] += ail * b[l][j];
+        }
+      }
+    }
+    return c;
+  }
+
+  static double[][] power(double[][] t, long e) {
+    int n = t.length;
+    double[][] r = new double[n][n];
+    for (int i = 0; i < n; i++) {
+      r[i][i] = 1;
+    }
+    double[][] b = t;
+    while (e > 0) {
+      if ((e & 1) != 0) {
+        r = multiply(r, b);
+      }
+      e >>>= 1;
+      if (e > 0) {
+        b = multiply(b, b);
+      }
+    }
+    return r;
+  }
+
+  static double[] step(double[] v, double[][] t) {
+    int n = v.length;
+    double[] r = new double[n];
+    for (int i = 0; i < n; i++) {
+      double vi = v[i];
+      if (vi == 0) {
+        continue;
+      }
+      for (int j = 0; j < n; j++) {
+        r[j] += vi * t[i][j];
+      }
+    }
+    return r;
+  }
+
+  /** FN probability after exactly j arrivals to the element's block: 1 - (1 - P(cell = 0))^K. */
+  static double fnAfterBlockArrivals(int k, int p, long mb, int max, long j) {
+    double p0 = power(cellChain(k, p, mb, max), j)[max][0];
+    return -Math.expm1(k * Math.log1p(-Math.min(p0, 1 - 1e-300)));
+  }
+
+  /** Block arrivals until the FN probability reaches 1/2 (linear interpolation between integers). */
+  static double medianRetentionBlockArrivals(int k, int p, long mb, int max) {
+    long hi = 1;
+    while (fnAfterBlockArrivals(k, p, mb, max, hi) < 0.5) {
+      if (hi > (1L << 40)) {
+        return hi;
+      }
+      hi <<= 1;
+    }
+    long lo = hi >>> 1;
+    if (lo == 0 || fnAfterBlockArrivals(k, p, mb, max, lo) >= 0.5) {
+      lo = 0;
+    }
+    while (hi - lo > 1) {
+      long mid = (lo + hi) >>> 1;
+      if (fnAfterBlockArrivals(k, p, mb, max, mid) < 0.5) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    double flo = lo == 0 ? 0 : fnAfterBlockArrivals(k, p, mb, max, lo);
+    double fhi = fnAfterBlockArrivals(k, p, mb, max, hi);
+    return lo + (0.5 - flo) / Math.max(1e-300, fhi - flo);
+  }
+
+  /**
+   * False-negative probability of a stable filter for an element last inserted {@code gap}
+   * arrivals ago (arrivals to the whole filter, distinct other elements). Arrivals to the
+   * element's block ~ Binomial(gap, 1/blocks); given j of them each of its K cells follows the
+   * per-cell chain from Max, and the element is forgotten iff some cell reached 0:
+   * FN(g) = sum_j Binom(j; g, 1/blocks) (1 - (1 - (T^j)[Max][0])^K). T^j by squaring for the
+   * lowest j, then one vector step per j, so g = 1e9 costs a few thousand 16-state steps.
+   * Cells are treated as independent given j (the model's approximation).
+   */
+  public static double stableFalseNegative(StableGeometry g, long gap) {
+    return expectOverBlockArrivals(g, gap, true);
+  }
+
+  /** Expected FPR of a stable filter after {@code inserts} arrivals from empty (rises to {@link StableGeometry#stableFpr()}). */
+  public static double stableFprAfter(StableGeometry g, long inserts) {
+    return expectOverBlockArrivals(g, inserts, false);
+  }
+
+  /** Expected fraction of non-zero cells after {@code inserts} arrivals from empty. */
+  public static double stableFillAfter(StableGeometry g, long inserts) {
+    int max = g.max();
+    long mb = g.cellsPerBlock();
+    double[][] t = cellChain(g.k(), g.p(), mb, max);
+    double mean = (double) inserts / g.blocks();
+    long j = Math.round(mean);
+    return 1 - power(t, j)[0][0];
+  }
+
+  private static double expectOverBlockArrivals(StableGeometry g, long n, boolean fromMax) {
+    int max = g.max();
+    int k = g.k();
+    long mb = g.cellsPerBlock();
+    double[][] t = cellChain(k, g.p(), mb, max);
+    int start = fromMax ? max : 0;
+    if (n <= 0) {
+      return fromMax ? 0 : 0;
+    }
+    long blocks = g.blocks();
+    long lo;
+    long hi;
+    if (blocks == 1) {
+      lo = n;
+      hi = n;
+    } else {
+      double pr = 1.0 / blocks;
+      double mean = n * pr;
+      double sd = Math.sqrt(n * pr * (1 - pr));
+      lo = Math.max(0, (long) Math.floor(mean - 10 * sd - 10));
+      hi = Math.min(n, (long) Math.ceil(mean + 10 * sd + 10));
+    }
+    double[] v = power(t, lo)[start].clone();
+    double sum = 0;
+    double weight = 0;
+    for (long j = lo; j <= hi; j++) {
+      double w = blocks == 1 ? 1 : Math.exp(logBinomialPmf(n, j, 1.0 / blocks));
+      double p0 = Math.min(v[0], 1 - 1e-300);
+      double value = fromMax
+          ? -Math.expm1(k * Math.log1p(-p0))
+          : Math.exp(k * Math.log1p(-p0));
+      sum += w * value;
+      weight += w;
+      if (j < hi) {
+        v = step(v, t);
+      }
+    }
+    return weight > 0 ? sum / weight : 0;
+  }
+
+  // ---------------------------------------------------------------- scalable Bloom filter
+
+  /** Error of slice i: eps0 r^i with eps0 = eps (1 - r), so that sum_i eps0 r^i <= eps (Almeida et al. 2007). */
+  public static double scalableSliceFpr(double eps, double r, int i) {
+    return eps * (1 - r) * Math.pow(r, i);
+  }
+
+  /** Capacity of slice i: n0 s^i (saturating at Long.MAX_VALUE). */
+  public static long scalableSliceCapacity(long n0, int s, int i) {
+    double c = n0 * Math.pow(s, i);
+    return c >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) c;
+  }
+
+  /** Bytes (whole pages) of slice i. */
+  public static long scalableSliceBytes(double eps, long n0, int s, double r, int i) {
+    return blockedPages(scalableSliceCapacity(n0, s, i), scalableSliceFpr(eps, r, i)) * PageStore.PAGE_BYTES;
+  }
+
+  /** What a scalable filter holding n elements looks like, with the memory cap applied. */
+  public record ScalableUsage(int slices, long bytes, boolean saturated, double fprBound) {}
+
+  /**
+   * Slices and bytes a scalable filter needs for n distinct elements: slices fill in order, a new
+   * slice starts when the newest reaches its capacity unless it would exceed {@code maxMemory}; then
+   * the last slice takes the overfill and the FPR bound becomes the model of the overfilled slices.
+   */
+  public static ScalableUsage scalableUsage(FilterSpec spec, long n) {
+    double eps = spec.fpr();
+    double r = spec.tightening();
+    long remaining = n;
+    long bytes = 0;
+    int i = 0;
+    double bound = 0;
+    while (true) {
+      long cap = scalableSliceCapacity(spec.capacity(), spec.growth(), i);
+      long sliceBytes = scalableSliceBytes(eps, spec.capacity(), spec.growth(), r, i);
+      bytes += sliceBytes;
+      if (remaining <= cap) {
+        bound += scalableSliceFpr(eps, r, i);
+        return new ScalableUsage(i + 1, bytes, false, Math.min(1, bound));
+      }
+      long nextBytes = scalableSliceBytes(eps, spec.capacity(), spec.growth(), r, i + 1);
+      if (bytes + nextBytes > spec.maxMemoryBytes() || i + 1 >= FilterHeader.MAX_SLICES) {
+        // cap: everything left goes into slice i
+        long blocks = blockedBlocks(cap, scalableSliceFpr(eps, r, i));
+        int k = blockedSizing(scalableSliceFpr(eps, r, i)).k();
+        double overfilled = blockedFprAtLoad((double) remaining / blocks, k);
+        double total = 1 - (1 - bound) * (1 - overfilled);
+        return new ScalableUsage(i + 1, bytes, true, Math.min(1, total));
+      }
+      bound += scalableSliceFpr(eps, r, i);
+      remaining -= cap;
+      i++;
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private static final double[] LN_FACT = new double[256];
+
+  static {
+    for (int i = 1; i < LN_FACT.length; i++) {
+      LN_FACT[i] = LN_FACT[i - 1] + Math.log(i);
+    }
+  }
+
+  /** ln(n!): table below 256, Stirling series above (error < 1e-12 there). */
+  static double lnFactorial(long n) {
+    if (n < LN_FACT.length) {
+      return LN_FACT[(int) n];
+    }
+    double x = n;
+    return x * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI * x) + 1 / (12 * x) - 1 / (360 * x * x * x);
+  }
+
+  static double logBinomialPmf(long n, long j, double p) {
+    return lnFactorial(n) - lnFactorial(j) - lnFactorial(n - j) + j * Math.log(p) + (n - j) * Math.log1p(-p);
+  }
+}

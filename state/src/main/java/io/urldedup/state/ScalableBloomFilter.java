@@ -1,0 +1,136 @@
+package io.urldedup.state;
+
+/**
+ * A scalable Bloom filter (Almeida, Baquero, Preguica, Hutchison 2007): a chain of
+ * {@link BlockedBloomFilter} slices; slice i holds n0 s^i elements at error eps (1 - r) r^i, so
+ * the compound false-positive rate stays below eps. {@code testAndAdd} tests all slices and
+ * inserts into the newest; a new slice starts when the newest reaches its capacity.
+ *
+ * <p>Memory cap: when the next slice would take the slices beyond {@code maxMemoryBytes}, the
+ * filter stops growing, keeps inserting into its last slice and reports {@link #saturated()};
+ * {@link #estimatedFpr()} then rises with the overfill (blocked model at the actual load).
+ *
+ * <p>Slice i occupies page ids {@code i << 48 | page}. Allocation-free except when a slice is added.
+ */
+public final class ScalableBloomFilter implements DedupFilter {
+
+  private final FilterHeader header;
+  private final PageStore store;
+  private BlockedBloomFilter[] slices;
+
+  public ScalableBloomFilter(FilterHeader header, PageStore store) {
+    if (header.kind() != FilterSpec.Kind.SCALABLE || header.slices < 1) {
+      throw new IllegalArgumentException("not a scalable filter header: " + header);
+    }
+    this.header = header;
+    this.store = store;
+    this.slices = new BlockedBloomFilter[header.slices];
+    for (int i = 0; i < header.slices; i++) {
+      slices[i] = slice(i);
+    }
+  }
+
+  private BlockedBloomFilter slice(int i) {
+    return new BlockedBloomFilter(store, FilterHeader.pageId(i, 0), header.sliceBlocks[i], header.sliceK[i]);
+  }
+
+  @Override
+  public boolean testAndAdd(long h1, long h2) {
+    BlockedBloomFilter[] s = slices;
+    int last = s.length - 1;
+    for (int i = last - 1; i >= 0; i--) {
+      if (s[i].mightContain(h1, h2)) {
+        return true;
+      }
+    }
+    if (s[last].testAndAdd(h1, h2)) {
+      return true;
+    }
+    counted(last);
+    return false;
+  }
+
+  @Override
+  public boolean mightContain(long h1, long h2) {
+    BlockedBloomFilter[] s = slices;
+    for (int i = s.length - 1; i >= 0; i--) {
+      if (s[i].mightContain(h1, h2)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Records the element in the newest slice unless a slice already has it (keeps counts honest). */
+  @Override
+  public void add(long h1, long h2) {
+    testAndAdd(h1, h2);
+  }
+
+  private void counted(int last) {
+    header.inserts++;
+    if (++header.sliceCount[last] >= header.sliceCapacity[last] && !header.saturated) {
+      grow();
+    }
+  }
+
+  private void grow() {
+    int next = header.slices;
+    long nextBytes = FilterMath.scalableSliceBytes(header.fpr, header.capacity, header.growth, header.tightening,
+        next);
+    if (next >= FilterHeader.MAX_SLICES || header.sliceBytes() + nextBytes > header.maxMemoryBytes) {
+      header.saturated = true;
+      return;
+    }
+    header.addSlice(FilterMath.scalableSliceCapacity(header.capacity, header.growth, next),
+        FilterMath.scalableSliceFpr(header.fpr, header.tightening, next));
+    BlockedBloomFilter[] grown = java.util.Arrays.copyOf(slices, next + 1);
+    grown[next] = slice(next);
+    slices = grown;
+  }
+
+  /** Whether the memory cap stopped growth (the last slice is being overfilled). */
+  public boolean saturated() {
+    return header.saturated;
+  }
+
+  @Override
+  public FilterHeader header() {
+    return header;
+  }
+
+  /** Expected fraction of set bits over all slices: 1 - (1 - 1/512)^(k n / blocks) per slice, weighted by size. */
+  @Override
+  public double fillRatio() {
+    double set = 0;
+    double total = 0;
+    for (int i = 0; i < header.slices; i++) {
+      double bits = header.sliceBlocks[i] * (double) FilterMath.BLOCK_BITS;
+      double perBlock = (double) header.sliceCount[i] / header.sliceBlocks[i];
+      set += bits * -Math.expm1(header.sliceK[i] * perBlock * Math.log1p(-1.0 / FilterMath.BLOCK_BITS));
+      total += bits;
+    }
+    return total == 0 ? 0 : set / total;
+  }
+
+  /** 1 - prod_i (1 - blockedFpr(slice i at its actual load)): at most eps until the cap, rising beyond. */
+  @Override
+  public double estimatedFpr() {
+    double pass = 1;
+    for (int i = 0; i < header.slices; i++) {
+      pass *= 1 - FilterMath.blockedFprAtLoad((double) header.sliceCount[i] / header.sliceBlocks[i],
+          header.sliceK[i]);
+    }
+    return 1 - pass;
+  }
+
+  @Override
+  public long sizeBytes() {
+    return header.sliceBytes();
+  }
+
+  @Override
+  public int sliceCount() {
+    return header.slices;
+  }
+}

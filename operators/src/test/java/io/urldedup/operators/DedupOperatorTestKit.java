@@ -195,6 +195,13 @@ final class DedupOperatorTestKit {
       }
       return decisions;
     }
+
+    /** Copies of the headers by shard. */
+    Map<Integer, io.urldedup.state.FilterHeader> headers() {
+      Map<Integer, io.urldedup.state.FilterHeader> out = new java.util.TreeMap<>();
+      filters.forEach((shard, f) -> out.put(shard, f.header().copy()));
+      return out;
+    }
   }
 
   /** Equal decision lists, or a failure naming the count and the first few differing records. */

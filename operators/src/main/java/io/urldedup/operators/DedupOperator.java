@@ -13,6 +13,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.IntSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -38,9 +39,9 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * on the way in (restore, cache miss) and on the way out (flush), unless the backend serializes
  * on access ({@code isSafeToReuseKVState}, RocksDB), where the copies would be pure waste.
  *
- * <p>A restored header built for other parameters or another seed fails the job at restore with
- * the {@link IncompatibleStateException} message, which names the flag; it never silently answers
- * "unseen" for everything.
+ * <p>A restored header built for other parameters or another seed fails the job at restore, without
+ * restarts, with the {@link IncompatibleStateException} message, which names the flag; it never
+ * silently answers "unseen" for everything.
  */
 public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     implements OneInputStreamOperator<UrlRecord, UrlRecord> {
@@ -195,12 +196,16 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     return s;
   }
 
+  /**
+   * Restarting cannot cure a mismatch, so the failure suppresses restarts: the job fails at once
+   * with the message naming the flag instead of restarting in a loop.
+   */
   private void check(FilterHeader h, int shard) {
     try {
       h.checkCompatible(spec, seedFingerprint);
     } catch (IncompatibleStateException e) {
-      throw new IncompatibleStateException("restored state of shard " + shard + " does not fit this job: "
-          + e.getMessage());
+      throw new SuppressRestartsException(new IncompatibleStateException(
+          "restored state of shard " + shard + " does not fit this job: " + e.getMessage()));
     }
   }
 

@@ -3,8 +3,9 @@ package io.urldedup.state;
 /**
  * A cache-line blocked Bloom filter (Putze, Sanders, Singler 2007): an element's k bits all lie in
  * one 512-bit block (8 words, one 64-byte line), so a test or insert costs one cache miss and one
- * page lookup. Block = reduce(h1, blocks); probe i sets bit top9(h2 + i * step) of the block, with
- * an odd 64-bit step from h1 (double hashing, Kirsch and Mitzenmacher 2006). Sized with
+ * page lookup. Block = reduce(h1, blocks); probe i sets bit top9(mix(h2 + i * step)) of the block,
+ * with an odd 64-bit step from h1 (double hashing, Kirsch and Mitzenmacher 2006) and a cheap
+ * nonlinear finalizer per probe (see {@link #bitInBlock}). Sized with
  * {@link FilterMath#blockedSizing}, which accounts for the uneven block loads.
  *
  * <p>This is one slice: it owns pages {@code pageBase .. pageBase + pages - 1} of a {@link PageStore}
@@ -119,9 +120,19 @@ public final class BlockedBloomFilter {
     return Long.rotateLeft(h1, 32) | 1L;
   }
 
-  /** Bit 0..511 of the block: the top 9 bits of the probe value. */
+  /**
+   * Bit 0..511 of the block for probe value g: the top 9 bits after a one-multiply finalizer.
+   * Plain double hashing puts the k bits on an arithmetic progression mod 512, a small family of
+   * patterns that elements of one block share: measured FPR was 6% (eps 1%) and 47% (eps 0.1%)
+   * above the Putze model, which assumes independent bits. The finalizer breaks the linearity.
+   */
   static int bitInBlock(long g) {
-    return (int) (g >>> 55);
+    return (int) (probeMix(g) >>> 55);
+  }
+
+  /** xor-shift-multiply (the first round of a Murmur3/SplitMix finalizer): cheap, nonlinear. */
+  static long probeMix(long g) {
+    return (g ^ (g >>> 32)) * 0xD6E8FEB86659FD93L;
   }
 
   /** The global bit address of probe i: block * 512 + bit (used by the index-math test). */

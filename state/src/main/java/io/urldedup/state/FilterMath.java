@@ -183,24 +183,23 @@ public final class FilterMath {
   static final int[] STABLE_BLOCK_WORDS = {8, 16, 32, 64, 128, 256, 512};
 
   /**
-   * Chooses K and the block size for d-bit cells in {@code memoryBytes}: for each K and block size
-   * with P <= mb (the P decrements of one insert stay inside the block), the candidate with the
-   * longest median retention (global arrivals until the FN probability of an element reaches 1/2)
-   * wins; ties go to the smaller block (fewer cache lines per insert).
+   * Chooses K and the block size for d-bit cells in {@code memoryBytes}. For each K the block is
+   * the smallest power-of-two number of words W (8 = one cache line, up to a 4 KiB page) with
+   * K <= W (the K cells go to distinct words) and P <= mb (the P decrements of one insert stay
+   * inside the block); the smallest keeps an insert to one or two cache lines. Among those the K
+   * with the longest median retention (global arrivals until the FN probability of an element
+   * reaches 1/2) wins.
    */
   public static StableGeometry stableGeometry(double eps, long memoryBytes, int cellBits) {
     int max = (1 << cellBits) - 1;
     StableGeometry best = null;
     double bestRetention = -1;
-    for (int words : STABLE_BLOCK_WORDS) {
-      long blocks = memoryBytes / (words * 8L);
-      if (blocks < 1) {
-        continue;
-      }
-      long mb = (long) words * cellsPerWord(cellBits);
-      for (int k = 1; k <= MAX_STABLE_K; k++) {
+    for (int k = 1; k <= MAX_STABLE_K; k++) {
+      for (int words : STABLE_BLOCK_WORDS) {
+        long blocks = memoryBytes / (words * 8L);
+        long mb = (long) words * cellsPerWord(cellBits);
         int p = stableP(eps, k, mb, max);
-        if (p > mb) {
+        if (blocks < 1 || k > words || p > mb) {
           continue;
         }
         double retention = blocks * medianRetentionBlockArrivals(k, p, mb, max);
@@ -208,6 +207,7 @@ public final class FilterMath {
           bestRetention = retention;
           best = new StableGeometry(cellBits, k, p, words, blocks);
         }
+        break;
       }
     }
     if (best == null) {
@@ -329,32 +329,31 @@ public final class FilterMath {
    * Cells are treated as independent given j (the model's approximation).
    */
   public static double stableFalseNegative(StableGeometry g, long gap) {
-    return expectOverBlockArrivals(g, gap, true);
+    return expectOverBlockArrivals(g, gap, FN);
   }
 
   /** Expected FPR of a stable filter after {@code inserts} arrivals from empty (rises to {@link StableGeometry#stableFpr()}). */
   public static double stableFprAfter(StableGeometry g, long inserts) {
-    return expectOverBlockArrivals(g, inserts, false);
+    return expectOverBlockArrivals(g, inserts, FPR);
   }
 
   /** Expected fraction of non-zero cells after {@code inserts} arrivals from empty. */
   public static double stableFillAfter(StableGeometry g, long inserts) {
-    int max = g.max();
-    long mb = g.cellsPerBlock();
-    double[][] t = cellChain(g.k(), g.p(), mb, max);
-    double mean = (double) inserts / g.blocks();
-    long j = Math.round(mean);
-    return 1 - power(t, j)[0][0];
+    return expectOverBlockArrivals(g, inserts, FILL);
   }
 
-  private static double expectOverBlockArrivals(StableGeometry g, long n, boolean fromMax) {
+  private static final int FN = 0;
+  private static final int FPR = 1;
+  private static final int FILL = 2;
+
+  private static double expectOverBlockArrivals(StableGeometry g, long n, int what) {
     int max = g.max();
     int k = g.k();
     long mb = g.cellsPerBlock();
     double[][] t = cellChain(k, g.p(), mb, max);
-    int start = fromMax ? max : 0;
+    int start = what == FN ? max : 0;
     if (n <= 0) {
-      return fromMax ? 0 : 0;
+      return 0;
     }
     long blocks = g.blocks();
     long lo;
@@ -375,9 +374,11 @@ public final class FilterMath {
     for (long j = lo; j <= hi; j++) {
       double w = blocks == 1 ? 1 : Math.exp(logBinomialPmf(n, j, 1.0 / blocks));
       double p0 = Math.min(v[0], 1 - 1e-300);
-      double value = fromMax
-          ? -Math.expm1(k * Math.log1p(-p0))
-          : Math.exp(k * Math.log1p(-p0));
+      double value = switch (what) {
+        case FN -> -Math.expm1(k * Math.log1p(-p0));
+        case FPR -> Math.exp(k * Math.log1p(-p0));
+        default -> 1 - p0;
+      };
       sum += w * value;
       weight += w;
       if (j < hi) {

@@ -93,8 +93,22 @@ public final class FilterMath {
   /** Optimal blocked-filter geometry for a target: fewest bits per element over k. */
   public record BlockedSizing(int k, double bitsPerElement) {}
 
-  /** The k and bits per element that minimise memory with {@link #blockedFpr} <= eps. */
+  private static final java.util.concurrent.ConcurrentHashMap<Double, BlockedSizing> SIZINGS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The k and bits per element that minimise memory with {@link #blockedFpr} <= eps (memoised). */
   public static BlockedSizing blockedSizing(double eps) {
+    BlockedSizing s = SIZINGS.get(eps);
+    if (s == null) {
+      s = computeBlockedSizing(eps);
+      if (SIZINGS.size() < 4096) {
+        SIZINGS.put(eps, s);
+      }
+    }
+    return s;
+  }
+
+  private static BlockedSizing computeBlockedSizing(double eps) {
     int bestK = 1;
     double bestC = Double.MAX_VALUE;
     for (int k = 1; k <= MAX_K; k++) {

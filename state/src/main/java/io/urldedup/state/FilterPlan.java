@@ -1,0 +1,116 @@
+package io.urldedup.state;
+
+import java.util.Locale;
+
+/**
+ * The text the job's {@code plan} command prints: the concrete filter a spec turns into, per shard
+ * and in total, and what to expect of it (FPR, forgetting, growth, where the memory cap bites).
+ */
+public final class FilterPlan {
+
+  /** Arrivals since last seen at which the stable filter's FN probability is shown (whole job). */
+  static final long[] STABLE_GAPS = {100_000L, 1_000_000L, 10_000_000L, 100_000_000L};
+  /** Distinct URLs (whole job) at which the scalable filter's size is shown. */
+  static final long[] SCALABLE_SIZES = {1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L};
+
+  private FilterPlan() {}
+
+  public static String render(FilterSpec spec, int shards) {
+    if (shards < 1) {
+      throw new IllegalArgumentException("--shards must be >= 1; got " + shards);
+    }
+    return spec.kind() == FilterSpec.Kind.STABLE ? renderStable(spec, shards) : renderScalable(spec, shards);
+  }
+
+  private static String renderStable(FilterSpec spec, int shards) {
+    FilterMath.StableGeometry g = FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+    StringBuilder sb = new StringBuilder();
+    line(sb, "filter: stable Bloom filter (Deng & Rafiei 2006), blocked; %d shards", shards);
+    line(sb, "  cells: %d bits each (Max = %d); K = %d cells set per URL; P = %d cells decremented per URL",
+        g.cellBits(), g.max(), g.k(), g.p());
+    line(sb, "  block: %d words (%d bytes, %d cells); each URL touches one block", g.blockWords(),
+        g.blockWords() * 8, g.cellsPerBlock());
+    line(sb, "  per shard: %d cells in %d blocks, %s", g.cells(), g.blocks(), bytes(pagesBytes(g)));
+    line(sb, "  total:     %d cells, %s", g.cells() * shards, bytes(pagesBytes(g) * shards));
+    line(sb, "  stable false-positive rate: %s (target --fpr %s); stable zero fraction %.4f",
+        pct(g.stableFpr()), spec.fpr(), g.stableZeroFraction());
+    line(sb, "  false-negative probability by arrivals since the URL was last seen (whole job, spread over %d shards):",
+        shards);
+    for (long gap : STABLE_GAPS) {
+      line(sb, "    %,15d arrivals: %s", gap, pct(FilterMath.stableFalseNegative(g, Math.max(1, gap / shards))));
+    }
+    return sb.toString();
+  }
+
+  private static String renderScalable(FilterSpec spec, int shards) {
+    StringBuilder sb = new StringBuilder();
+    double eps0 = FilterMath.scalableSliceFpr(spec.fpr(), spec.tightening(), 0);
+    FilterMath.BlockedSizing s0 = FilterMath.blockedSizing(eps0);
+    line(sb, "filter: scalable Bloom filter (Almeida et al. 2007) of blocked slices; %d shards", shards);
+    line(sb, "  slice i (per shard): capacity %d x %d^i URLs at error %s x %s^i (first slice: k = %d, %.2f bits/URL,"
+            + " %s)", spec.capacity(), spec.growth(), fmt(eps0), fmt(spec.tightening()), s0.k(),
+        s0.bitsPerElement(), bytes(FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(),
+            spec.tightening(), 0)));
+    line(sb, "  false-positive bound: %s (--fpr), until the memory cap", pct(spec.fpr()));
+    line(sb, "  memory cap: --max-memory %s per shard, %s total", bytes(spec.maxMemoryBytes()),
+        bytes(spec.maxMemoryBytes() * shards));
+    line(sb, "  %15s  %13s  %6s  %12s  %12s  %s", "URLs (total)", "per shard", "slices", "per shard", "total",
+        "FPR bound");
+    for (long n : SCALABLE_SIZES) {
+      long perShard = (n + shards - 1) / shards;
+      FilterMath.ScalableUsage u = FilterMath.scalableUsage(spec, perShard);
+      line(sb, "  %,15d  %,13d  %6d  %12s  %12s  %s%s", n, perShard, u.slices(), bytes(u.bytes()),
+          bytes(u.bytes() * shards), pct(u.fprBound()), u.saturated() ? "  (capped: rises with overfill)" : "");
+    }
+    long capAt = 0;
+    int slices = 0;
+    long used = 0;
+    while (slices < FilterHeader.MAX_SLICES) {
+      long b = FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), slices);
+      if (used + b > spec.maxMemoryBytes()) {
+        break;
+      }
+      used += b;
+      capAt += FilterMath.scalableSliceCapacity(spec.capacity(), spec.growth(), slices);
+      slices++;
+    }
+    line(sb, "  cap reached after %,d URLs per shard (%,d total) with %d slices (%s per shard); beyond it the last"
+        + " slice is overfilled and the FPR rises", capAt, capAt * shards, slices, bytes(used));
+    return sb.toString();
+  }
+
+  private static long pagesBytes(FilterMath.StableGeometry g) {
+    return (g.blocks() * g.blockWords() + PageStore.PAGE_WORDS - 1) / PageStore.PAGE_WORDS * PageStore.PAGE_BYTES;
+  }
+
+  private static void line(StringBuilder sb, String format, Object... args) {
+    sb.append(String.format(Locale.ROOT, format, args)).append('\n');
+  }
+
+  private static String fmt(double v) {
+    return String.format(Locale.ROOT, "%.4g", v);
+  }
+
+  static String pct(double p) {
+    if (p == 0) {
+      return "0%";
+    }
+    return String.format(Locale.ROOT, p >= 0.001 ? "%.3f%%" : "%.3g%%", p * 100);
+  }
+
+  static String bytes(long b) {
+    if (b >= 1L << 40) {
+      return String.format(Locale.ROOT, "%.2f TiB", b / (double) (1L << 40));
+    }
+    if (b >= 1L << 30) {
+      return String.format(Locale.ROOT, "%.2f GiB", b / (double) (1L << 30));
+    }
+    if (b >= 1L << 20) {
+      return String.format(Locale.ROOT, "%.2f MiB", b / (double) (1L << 20));
+    }
+    if (b >= 1L << 10) {
+      return String.format(Locale.ROOT, "%.1f KiB", b / 1024.0);
+    }
+    return b + " B";
+  }
+}

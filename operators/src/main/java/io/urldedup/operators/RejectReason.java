@@ -33,8 +33,10 @@ public enum RejectReason {
   RELATIVE_URL,
   /** A scheme other than http or https. */
   UNSUPPORTED_SCHEME,
-  /** Missing, empty or malformed host. */
+  /** Missing, empty or malformed host (bad characters, bad escapes, bad IDN, label lengths). */
   BAD_HOST,
+  /** Port not a number in 1..65535. */
+  BAD_PORT,
   /** Rejected by the URL parser or the normalizer (bad port, bad syntax). */
   UNPARSEABLE;
 

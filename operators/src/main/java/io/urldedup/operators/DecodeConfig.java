@@ -1,0 +1,241 @@
+package io.urldedup.operators;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How {@link DecodeFunction} reads and canonicalizes records. Immutable and serializable (it
+ * travels with the job graph). The hash seed is secret: {@link #toString()} never shows it.
+ */
+public final class DecodeConfig implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Input value format ({@code --format}). */
+  public enum Format {
+    /** The whole value, trimmed of surrounding whitespace and CR, is the URL. */
+    TEXT,
+    /** A JSON object with a top-level string {@code url} and an optional boolean {@code force}. */
+    JSON
+  }
+
+  /** Output record key ({@code --key}). */
+  public enum KeyMode {
+    /** The canonical host. */
+    HOST,
+    /** The registrable domain (public suffix list), the host for IPs and unknown suffixes. */
+    DOMAIN,
+    /** No key. */
+    NONE
+  }
+
+  public static final int DEFAULT_MAX_URL_BYTES = 8192;
+  public static final int MIN_MAX_URL_BYTES = 16;
+  public static final int MAX_MAX_URL_BYTES = 65536;
+  public static final int DEFAULT_SHARDS = 128;
+  public static final int MAX_SHARDS = 65536;
+
+  /** Session-id parameters removed by {@code --strip-params default}. */
+  public static final List<String> DEFAULT_STRIP_PARAMS = List.of(
+      "jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid", "cfid", "cftoken");
+
+  private final Format format;
+  private final long hashSeed;
+  private final int shards;
+  private final int maxUrlBytes;
+  private final KeyMode keyMode;
+  private final List<String> stripParams;
+  private final boolean stripWww;
+
+  private DecodeConfig(Builder b) {
+    this.format = b.format;
+    this.hashSeed = b.hashSeed;
+    this.shards = b.shards;
+    this.maxUrlBytes = b.maxUrlBytes;
+    this.keyMode = b.keyMode;
+    this.stripParams = Collections.unmodifiableList(new ArrayList<>(b.stripParams));
+    this.stripWww = b.stripWww;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Format format() {
+    return format;
+  }
+
+  /** The secret seed of {@code UrlHasher}; never log it. */
+  public long hashSeed() {
+    return hashSeed;
+  }
+
+  public int shards() {
+    return shards;
+  }
+
+  public int maxUrlBytes() {
+    return maxUrlBytes;
+  }
+
+  public KeyMode keyMode() {
+    return keyMode;
+  }
+
+  /** Lower-case parameter names to remove from query and path parameters; empty = rule off. */
+  public List<String> stripParams() {
+    return stripParams;
+  }
+
+  public boolean stripWww() {
+    return stripWww;
+  }
+
+  /** Everything but the seed. */
+  @Override
+  public String toString() {
+    return "DecodeConfig{format=" + format.name().toLowerCase(Locale.ROOT)
+        + ", shards=" + shards
+        + ", maxUrlBytes=" + maxUrlBytes
+        + ", key=" + keyMode.name().toLowerCase(Locale.ROOT)
+        + ", stripParams=" + stripParams
+        + ", stripWww=" + stripWww
+        + ", hashSeed=<hidden>}";
+  }
+
+  /** Builder; each setter validates and its message names the flag and the accepted values. */
+  public static final class Builder {
+    private Format format = Format.TEXT;
+    private long hashSeed;
+    private int shards = DEFAULT_SHARDS;
+    private int maxUrlBytes = DEFAULT_MAX_URL_BYTES;
+    private KeyMode keyMode = KeyMode.HOST;
+    private List<String> stripParams = List.of();
+    private boolean stripWww;
+
+    private Builder() {}
+
+    public Builder format(Format f) {
+      if (f == null) {
+        throw new IllegalArgumentException("--format: missing value (accepted: text, json)");
+      }
+      this.format = f;
+      return this;
+    }
+
+    /** {@code --format text|json}. */
+    public Builder format(String f) {
+      return format(parse(Format.class, "--format", f, "text, json"));
+    }
+
+    public Builder hashSeed(long seed) {
+      this.hashSeed = seed;
+      return this;
+    }
+
+    /** {@code --shards N}, 1 to {@value #MAX_SHARDS}. */
+    public Builder shards(int n) {
+      if (n < 1 || n > MAX_SHARDS) {
+        throw new IllegalArgumentException(
+            "--shards: " + n + " is out of range (accepted: 1 to " + MAX_SHARDS + ")");
+      }
+      this.shards = n;
+      return this;
+    }
+
+    /** {@code --max-url-bytes N}, {@value #MIN_MAX_URL_BYTES} to {@value #MAX_MAX_URL_BYTES}. */
+    public Builder maxUrlBytes(int n) {
+      if (n < MIN_MAX_URL_BYTES || n > MAX_MAX_URL_BYTES) {
+        throw new IllegalArgumentException("--max-url-bytes: " + n + " is out of range (accepted: "
+            + MIN_MAX_URL_BYTES + " to " + MAX_MAX_URL_BYTES + ")");
+      }
+      this.maxUrlBytes = n;
+      return this;
+    }
+
+    public Builder keyMode(KeyMode k) {
+      if (k == null) {
+        throw new IllegalArgumentException("--key: missing value (accepted: host, domain, none)");
+      }
+      this.keyMode = k;
+      return this;
+    }
+
+    /** {@code --key host|domain|none}. */
+    public Builder keyMode(String k) {
+      return keyMode(parse(KeyMode.class, "--key", k, "host, domain, none"));
+    }
+
+    /**
+     * {@code --strip-params none|default|NAME[,NAME...]}: {@code none} (or empty) turns the rule
+     * off, {@code default} removes {@link #DEFAULT_STRIP_PARAMS}.
+     */
+    public Builder stripParams(String spec) {
+      String s = spec == null ? "" : spec.trim();
+      if (s.isEmpty() || s.equalsIgnoreCase("none")) {
+        return stripParams(List.of());
+      }
+      if (s.equalsIgnoreCase("default")) {
+        return stripParams(DEFAULT_STRIP_PARAMS);
+      }
+      return stripParams(Arrays.asList(s.split(",", -1)));
+    }
+
+    /** Parameter names to remove (matched case-insensitively). */
+    public Builder stripParams(List<String> names) {
+      List<String> out = new ArrayList<>();
+      for (String raw : names) {
+        String n = raw == null ? "" : raw.trim().toLowerCase(Locale.ROOT);
+        if (!validParamName(n)) {
+          throw new IllegalArgumentException("--strip-params: bad parameter name '" + raw
+              + "' (accepted: none, default, or a comma-separated list of names made of"
+              + " letters, digits, '-', '_', '.', '~')");
+        }
+        if (!out.contains(n)) {
+          out.add(n);
+        }
+      }
+      this.stripParams = out;
+      return this;
+    }
+
+    public Builder stripWww(boolean on) {
+      this.stripWww = on;
+      return this;
+    }
+
+    public DecodeConfig build() {
+      return new DecodeConfig(this);
+    }
+
+    private static boolean validParamName(String n) {
+      if (n.isEmpty()) {
+        return false;
+      }
+      for (int i = 0; i < n.length(); i++) {
+        char c = n.charAt(i);
+        boolean ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+            || c == '-' || c == '_' || c == '.' || c == '~';
+        if (!ok) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static <E extends Enum<E>> E parse(Class<E> type, String flag, String v, String ok) {
+      if (v != null) {
+        for (E e : type.getEnumConstants()) {
+          if (e.name().equalsIgnoreCase(v.trim())) {
+            return e;
+          }
+        }
+      }
+      throw new IllegalArgumentException(flag + ": unknown value '" + v + "' (accepted: " + ok + ")");
+    }
+  }
+}

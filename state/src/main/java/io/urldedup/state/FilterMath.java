@@ -409,6 +409,10 @@ public final class FilterMath {
       lo = Math.max(0, (long) Math.floor(mean - 10 * sd - 10));
       hi = Math.min(n, (long) Math.ceil(mean + 10 * sd + 10));
     }
+    if (what != FN && lo * (double) Math.min(g.k(), g.p()) / mb > 60) {
+      // from empty, every cell has been set or fully decayed since: e^-60 from the stable point
+      return what == FPR ? g.stableFpr() : 1 - g.stableZeroFraction();
+    }
     double[] v = power(t, lo)[start].clone();
     double sum = 0;
     double weight = 0;

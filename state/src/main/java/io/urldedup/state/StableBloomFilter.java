@@ -35,6 +35,19 @@ public final class StableBloomFilter implements DedupFilter {
   /** runMasks[n]: the lowest bit of each of cells 0..n-1 of a word. */
   private final long[] runMasks;
 
+  /** RUN_MASKS[d][n], shared so that opening a filter does not allocate. */
+  private static final long[][] RUN_MASKS = new long[5][];
+
+  static {
+    for (int d = 1; d <= 4; d++) {
+      int cpw = FilterMath.cellsPerWord(d);
+      RUN_MASKS[d] = new long[cpw + 1];
+      for (int n = 1; n <= cpw; n++) {
+        RUN_MASKS[d][n] = RUN_MASKS[d][n - 1] | (1L << ((n - 1) * d));
+      }
+    }
+  }
+
   private long cachedAt = -1;
   private double cachedFpr;
   private double cachedFill;
@@ -57,10 +70,7 @@ public final class StableBloomFilter implements DedupFilter {
     }
     this.usedBits = cpw * d;
     this.usedMask = usedBits == 64 ? -1L : (1L << usedBits) - 1;
-    this.runMasks = new long[cpw + 1];
-    for (int n = 1; n <= cpw; n++) {
-      runMasks[n] = runMasks[n - 1] | (1L << ((n - 1) * d));
-    }
+    this.runMasks = RUN_MASKS[d];
   }
 
   @Override

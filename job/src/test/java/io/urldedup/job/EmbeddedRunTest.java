@@ -113,6 +113,10 @@ class EmbeddedRunTest {
         "--output", output.toString(), "--dlq", dlq.toString(), "--format", format,
         "--state-backend", backend, "--filter", "scalable", "--fpr", "1e-6", "--capacity", "20000",
         "--shards", "8", "--parallelism", "2", "--hash-seed", "12345"));
+    if (json) {
+      // the registrable-domain key loads the public suffix list (crawler-commons, commons-io)
+      args.addAll(List.of("--key", "domain"));
+    }
     if (checkpoints) {
       args.addAll(List.of("--checkpoint-interval", "100ms", "--checkpoint-dir", dir.resolve("ckpt").toString()));
     }

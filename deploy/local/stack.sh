@@ -2,7 +2,8 @@
 # A real local stack on loopback, from Maven jars: one KRaft Kafka 4.2.0 broker (combined
 # broker+controller) and a Flink 2.2.1 standalone session cluster (JobManager and TaskManager as
 # separate JVMs, Web UI, RocksDB, Prometheus reporter). Everything it writes (jars, data, logs, pid
-# files) is under $URLDEDUP_STACK_DIR (default deploy/local/.work, gitignored).
+# files) is under $URLDEDUP_STACK_DIR (default deploy/local/.work, gitignored); ports and topic names
+# can be overridden by the environment variables below (e2e.sh runs a second stack that way).
 #
 #   stack.sh up        fetch jars (first time), start what is not running, create the topics
 #   stack.sh down      stop the processes this script started (pid files), nothing else
@@ -18,7 +19,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 WORK="${URLDEDUP_STACK_DIR:-$HERE/.work}"
-LIB="$WORK/lib"
+# the jars are shared between stacks (e2e.sh runs its own stack under .work/e2e)
+LIB="${URLDEDUP_STACK_LIB:-$HERE/.work/lib}"
 LOGS="$WORK/logs"
 PIDS="$WORK/pids"
 CONF="$WORK/conf"
@@ -196,6 +198,19 @@ topics_up() {
   create_topic "$OUTPUT_TOPIC" 4
   create_topic "$DLQ_TOPIC" 1
   log "topics: $INPUT_TOPIC (4), $OUTPUT_TOPIC (4), $DLQ_TOPIC (1)"
+}
+
+# produce TOPIC < lines: one record per line, no key.
+produce() {
+  kafka_tool org.apache.kafka.tools.ConsoleProducer --bootstrap-server "$BOOTSTRAP" --topic "$1" \
+    --producer-property linger.ms=20 --producer-property batch.size=262144
+}
+
+# consume TOPIC TIMEOUT_MS [ARGS...]: committed records from the beginning until idle for TIMEOUT_MS.
+consume() {
+  local topic="$1" idle="$2"; shift 2
+  kafka_tool org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server "$BOOTSTRAP" --topic "$topic" \
+    --from-beginning --isolation-level read_committed --timeout-ms "$idle" "$@" 2>/dev/null || true
 }
 
 # ---------------------------------------------------------------- Flink

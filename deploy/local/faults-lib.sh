@@ -137,7 +137,8 @@ wait_job_running() {
   while :; do
     s="$(job_tasks_state "$id")"
     [ "$s" = "RUNNING" ] && return 0
-    case "$s" in *FAILED*|*CANCELED*|*FINISHED*) [ "$(job_state "$id" 2>/dev/null)" = RUNNING ] || { fail "job $id is $s"; return 1; } ;; esac
+    # tasks are CANCELED/FAILED while the job is RESTARTING: only the job's own state is final
+    case "$(job_state "$id" 2>/dev/null)" in FAILED|CANCELED|FINISHED) fail "job $id is $s"; return 1 ;; esac
     [ "$(date +%s)" -lt "$deadline" ] || { fail "job $id not running after $2 s (state $s)"; return 1; }
     sleep 0.3
   done

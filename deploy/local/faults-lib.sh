@@ -184,8 +184,17 @@ wait_caught_up() {
   wait_ckpt_after "$id" "$(( c + 1 ))" 120
 }
 
-# the committed output (values), one a line
-read_output() { consume "$OUTPUT_TOPIC" "${1:-8000}" >"$2"; }
+# read_output IDLE_MS FILE [AT_LEAST]: the committed output (values), one a line. The console
+# consumer gives up after IDLE_MS without a record, which on a loaded machine can happen before its
+# first fetch: read again, with a longer idle time, while fewer than AT_LEAST (default 1) arrived.
+read_output() {
+  local idle="$1" file="$2" least="${3:-1}" try
+  for try in 1 2 3; do
+    consume "$OUTPUT_TOPIC" "$idle" >"$file"
+    [ "$(wc -l <"$file")" -ge "$least" ] && return 0
+    idle=$(( idle * 3 ))
+  done
+}
 
 fault_check() {
   java -Xmx1g -cp "$REL_REPO/state/target/classes" "$REL_HERE/FaultCheck.java" "$@"

@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --filter) FILTER="$2"; shift ;;
     --records) RECORDS="$2"; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "faults.sh: unknown argument '$1' (accepted: --quick, --filter scalable|stable, --records N)" >&2; exit 2 ;;
   esac
   shift
@@ -165,7 +165,7 @@ done
 say "all $RECORDS records produced; waiting for the job to consume them"
 wait_caught_up "$JOB_ID" $(( QUICK == 1 ? 150 : 900 )) || exit 1
 t=$(now_ms)
-read_output 8000 "$DATA/output.txt"
+read_output 15000 "$DATA/output.txt"
 say "read $(wc -l <"$DATA/output.txt") committed output records in $(secs_since "$t")s"
 
 set +e

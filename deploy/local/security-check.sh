@@ -112,7 +112,7 @@ secure_run() {
   JOB_IDS+=("$JOB_ID")
   wait_job_running "$JOB_ID" 120 || return 1
   wait_caught_up "$JOB_ID" 180 || return 1
-  read_output 4000 "$DATA/out-$label.txt"
+  read_output 5000 "$DATA/out-$label.txt" "$(wc -l <"$DATA/expected.sorted")"
   sort "$DATA/out-$label.txt" >"$DATA/out-$label.sorted"
   if cmp -s "$DATA/expected.sorted" "$DATA/out-$label.sorted"; then
     RESULTS+=("$label: job on 127.0.0.1:$port delivered $(wc -l <"$DATA/out-$label.txt") URLs == embedded run, in $(secs_since "$t")s")

@@ -9,7 +9,8 @@
 #   4. expected output = the embedded mode (./urldedup run --input F) on the same file and settings
 #   5. assert: output topic (read_committed) == expected, exactly once each; the generated part of it
 #      == the truth file's first occurrences; DLQ count and reasons == the embedded dead letters;
-#      Prometheus serves urldedup's counters with the right values
+#      every host in one output partition (FrontierConsumer); Prometheus serves urldedup's
+#      counters with the right values
 #   6. cancel, down
 #
 # False positives: the scalable filter's compound rate is <= fpr for every query, so the expected
@@ -26,14 +27,18 @@ export FLINK_REST_PORT="${E2E_FLINK_REST_PORT:-28081}" FLINK_RPC_PORT="${E2E_FLI
 export PROM_JM_PORT="${E2E_PROM_JM_PORT:-29249}" PROM_TM_PORT="${E2E_PROM_TM_PORT:-29250}"
 export INPUT_TOPIC=e2e.in OUTPUT_TOPIC=e2e.out DLQ_TOPIC=e2e.dlq GROUP_ID=urldedup-e2e
 LINES="${E2E_LINES:-20000}"
-DEADLINE_SECS="${E2E_DEADLINE:-330}"
+DEADLINE_SECS="${E2E_DEADLINE:-340}"
 # shellcheck source=stack.sh
 source "$HERE/stack.sh"
 
+# the one-time jar fetch (Maven) is not part of the timed run
+fetch
 T0=$(date +%s)
 DEADLINE=$(( T0 + DEADLINE_SECS ))
 OUT="$WORK/e2e-data"
 JOB_ID=""
+UP_PID=""
+PRODUCER_PID=""
 FAILED=0
 
 fail() { echo "e2e: FAIL: $*" >&2; FAILED=1; }
@@ -44,6 +49,9 @@ check_deadline() { [ "$(left)" -gt 0 ] || { echo "e2e: FAIL: deadline of ${DEADL
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
+  # let a half-started stack finish starting, so that down finds every pid file
+  if [ -n "${UP_PID:-}" ]; then wait "$UP_PID" 2>/dev/null || true; fi
+  if [ -n "${PRODUCER_PID:-}" ]; then kill "$PRODUCER_PID" 2>/dev/null || true; fi
   if [ -n "$JOB_ID" ] && flink_overview >/dev/null 2>&1; then
     cancel "$JOB_ID" 2>/dev/null || true
   fi
@@ -59,39 +67,46 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- build what is missing
-if [ ! -f "$JOB_JAR" ] || [ ! -f "$REPO/job/target/classpath.txt" ] || [ ! -d "$REPO/samples/target/classes" ]; then
+if [ ! -f "$JOB_JAR" ] || [ ! -f "$REPO/job/target/classpath.txt" ] || [ ! -f "$REPO/samples/target/classes/io/urldedup/samples/FrontierConsumer.class" ]; then
   step "building job and samples (mvn package -DskipTests)"
   (cd "$REPO" && mvn -B -ntp -q package -DskipTests -pl job,samples -am) >&2
 fi
 
-# ---------------------------------------------------------------- fresh stack
+# ---------------------------------------------------------------- fresh stack, expectation
 cmd_down >/dev/null 2>&1 || true
 rm -rf "$WORK/kafka-data" "$WORK/flink" "$OUT" "$LOGS"
-mkdir -p "$OUT"
-step "starting the stack"
+mkdir -p "$OUT" "$LOGS"
+step "starting the stack (and meanwhile the embedded mode)"
 t_up=$(date +%s)
-cmd_up
-STACK_SECS=$(( $(date +%s) - t_up ))
-check_deadline "starting the stack"
+cmd_up >"$LOGS/up.log" 2>&1 &
+UP_PID=$!
 
-# ---------------------------------------------------------------- input and expectation
 FILTER_ARGS=(--filter scalable --fpr 0.000001 --capacity 100000 --shards 128 --format text --key host)
-step "generating $LINES lines (+ samples/urls.txt)"
 java -Xmx64m -cp "$REPO/samples/target/classes" io.urldedup.samples.CrawlStreamGenerator \
   --lines "$LINES" --seed 4242 --output "$OUT/generated.txt" --truth "$OUT/truth.txt" 2>&1 | sed 's/^/e2e: /' >&2
 cat "$OUT/generated.txt" "$REPO/samples/urls.txt" >"$OUT/input.txt"
 TOTAL=$(wc -l <"$OUT/input.txt")
-
-step "expected output from the embedded mode"
 "$REPO/urldedup" run --input "$OUT/input.txt" --output "$OUT/expected.txt" --dlq "$OUT/expected-dlq.txt" \
   "${FILTER_ARGS[@]}" >"$OUT/embedded.log" 2>&1 || { cat "$OUT/embedded.log" >&2; fail "embedded run failed"; exit 1; }
 EXPECTED=$(wc -l <"$OUT/expected.txt")
 EXPECTED_DLQ=$(wc -l <"$OUT/expected-dlq.txt")
 cut -f1 "$OUT/expected-dlq.txt" | sort | uniq -c | sort -k2 >"$OUT/expected-reasons.txt"
-check_deadline "running the embedded mode"
+step "embedded mode: $(grep -o 'in=.*' "$OUT/embedded.log" | head -n1)"
+
+if ! wait "$UP_PID"; then
+  cat "$LOGS/up.log" >&2
+  fail "the stack did not come up"
+  exit 1
+fi
+STACK_SECS=$(( $(date +%s) - t_up ))
+sed 's/^/e2e: /' "$LOGS/up.log" >&2
+check_deadline "starting the stack"
 
 # ---------------------------------------------------------------- job
-step "submitting the job"
+# --starting-offsets earliest: the input can go in while the job is being deployed
+step "producing $TOTAL records, submitting the job"
+produce "$INPUT_TOPIC" <"$OUT/input.txt" 2>"$LOGS/producer.log" &
+PRODUCER_PID=$!
 t_submit=$(date +%s%3N)
 JOB_ID="$(submit "${FILTER_ARGS[@]}" --state-backend rocksdb --checkpoint-interval 2s \
   --starting-offsets earliest --parallelism 2)"
@@ -104,17 +119,10 @@ until [ "$(curl -fsS --max-time 3 "http://127.0.0.1:$FLINK_REST_PORT/jobs/$JOB_I
 done
 RUNNING_SECS=$(awk -v a="$t_submit" -v b="$(date +%s%3N)" 'BEGIN { printf "%.1f", (b - a) / 1000 }')
 step "job $JOB_ID RUNNING ${RUNNING_SECS}s after submission"
-
-step "producing $TOTAL records"
-produce "$INPUT_TOPIC" <"$OUT/input.txt"
+wait "$PRODUCER_PID" || { fail "the console producer failed: $(tail -n 3 "$LOGS/producer.log")"; exit 1; }
+step "produced $TOTAL records"
 
 # ---------------------------------------------------------------- wait
-prom() { curl -fsS --max-time 3 "http://127.0.0.1:$PROM_TM_PORT/metrics" 2>/dev/null || true; }
-# metric NAME: sum over subtasks of flink_taskmanager_job_task_operator_urldedup_NAME
-metric() {
-  prom | awk -v n="flink_taskmanager_job_task_operator_urldedup_$1" \
-    '$1 ~ "^"n"\\{" || $1 == n { s += $NF; found = 1 } END { if (found) printf "%d\n", s; else print "-" }'
-}
 step "waiting for recordsIn = $TOTAL (Prometheus)"
 until [ "$(metric recordsIn)" = "$TOTAL" ]; do
   check_deadline "waiting for recordsIn ($(metric recordsIn) of $TOTAL)"
@@ -122,7 +130,7 @@ until [ "$(metric recordsIn)" = "$TOTAL" ]; do
 done
 step "waiting for $EXPECTED committed output records"
 while :; do
-  consume "$OUTPUT_TOPIC" 4000 >"$OUT/actual.txt"
+  read_topic "$OUTPUT_TOPIC" | cut -f3 >"$OUT/actual.txt"
   n=$(wc -l <"$OUT/actual.txt")
   [ "$n" -ge "$EXPECTED" ] && break
   check_deadline "waiting for the output ($n of $EXPECTED)"
@@ -130,8 +138,14 @@ while :; do
 done
 # one more checkpoint interval: nothing beyond the expected may arrive
 sleep 3
-consume "$OUTPUT_TOPIC" 4000 >"$OUT/actual.txt"
-consume "$DLQ_TOPIC" 4000 --formatter-property print.headers=true >"$OUT/actual-dlq.txt"
+# the frontier's view too (one JVM): --key host puts every host in exactly one partition, else exit 1
+AFFINITY=0
+java -Xmx256m -Dlog4j2.configurationFile="$CONF/kafka/tools-log4j2.properties" \
+  -cp "$REPO/samples/target/classes:$(kafka_cp)" io.urldedup.samples.FrontierConsumer \
+  --bootstrap-servers "$BOOTSTRAP" --topic "$OUTPUT_TOPIC" --print >"$OUT/actual.tsv" 2>"$OUT/frontier.txt" \
+  || AFFINITY=$?
+cut -f3 "$OUT/actual.tsv" >"$OUT/actual.txt"
+read_topic "$DLQ_TOPIC" --print-headers | awk -F'\t' '{ print $NF }' >"$OUT/actual-dlq.txt"
 
 # ---------------------------------------------------------------- assertions
 sort "$OUT/expected.txt" >"$OUT/expected.sorted"
@@ -165,6 +179,12 @@ else
   diff "$OUT/expected-reasons.txt" "$OUT/actual-reasons.txt" >&2 || true
 fi
 [ "$EXPECTED_DLQ" -gt 0 ] || fail "no dead letters expected: samples/urls.txt lost its malformed lines?"
+
+if [ "$AFFINITY" -eq 0 ] && grep -q 'every host is in exactly one partition' "$OUT/frontier.txt"; then
+  step "frontier: $(head -n1 "$OUT/frontier.txt"); $(tail -n1 "$OUT/frontier.txt")"
+else
+  fail "frontier consumer (exit $AFFINITY): $(tail -n 3 "$OUT/frontier.txt")"
+fi
 
 IN=$(metric recordsIn); EMITTED=$(metric emitted); DUPS=$(metric duplicates); INVALID=$(metric invalid)
 step "prometheus: recordsIn=$IN emitted=$EMITTED duplicates=$DUPS invalid=$INVALID"

@@ -33,6 +33,7 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.flink.api.common.accumulators.Accumulator;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.operators.OperatorSnapshotFutures;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
@@ -123,7 +124,7 @@ class DedupOperatorTest {
     assertEquals(records.size() - emitted, acc.get("urldedup.duplicates").getLocalValue());
     assertEquals((long) forced, acc.get("urldedup.forced").getLocalValue());
 
-    h.prepareSnapshotPreBarrier(1); // publishes the gauges
+    op.publishGauges(); // the operator does this at most every 5 s
     assertTrue(m.fillRatio() > 0 && m.fillRatio() < 1, "fillRatio " + m.fillRatio());
     assertTrue(m.estimatedFpr() > 0 && m.estimatedFpr() <= spec.fpr(), "estimatedFpr " + m.estimatedFpr());
     assertTrue(m.stateBytes() >= DedupOperatorTestKit.SHARDS * 4096L, "stateBytes " + m.stateBytes());
@@ -149,6 +150,19 @@ class DedupOperatorTest {
     assertEquals(4, m.emittedCount());
     assertEquals(3, m.forcedCount());
     assertEquals(2, m.duplicatesCount());
+    h.close();
+  }
+
+  /** Bounded input: finish() writes everything back, so the final checkpoint after it is complete. */
+  @Test
+  void finishWritesBackEveryDirtyPage() throws Exception {
+    var h = open(STABLE, 4, Backend.HASHMAP, null);
+    feed(h, urls("finish", 0, 200));
+    DedupOperator op = (DedupOperator) h.getOperator();
+    assertTrue(op.cache().hasDirty());
+    op.finish();
+    assertFalse(op.cache().hasDirty());
+    assertEquals(op.openHeaders(), op.storedHeaders());
     h.close();
   }
 
@@ -195,12 +209,14 @@ class DedupOperatorTest {
       var a = open(spec, 4, backend, null);
       feed(a, part1);
       OperatorSnapshotFutures pending = startCheckpoint(a, 1);
+      var headersAtSnapshot = ((DedupOperator) a.getOperator()).openHeaders();
       List<Boolean> afterA = feed(a, part2);
       a.prepareSnapshotPreBarrier(2); // flushes everything into state objects
       OperatorSubtaskState snapshot = complete(pending);
       a.close();
 
       var b = open(spec, 4, backend, snapshot);
+      assertEquals(headersAtSnapshot, ((DedupOperator) b.getOperator()).storedHeaders(), kind + " on " + backend);
       List<Boolean> afterB = feed(b, part2);
       b.close();
       assertEquals(afterA, afterB, kind + " on " + backend);
@@ -243,6 +259,8 @@ class DedupOperatorTest {
     var h = harness(SCALABLE, otherFingerprint, 8, Backend.HASHMAP, 1, 0);
     Exception e = assertThrows(Exception.class, () -> h.initializeState(s));
     assertMessage(e, "--hash-seed");
+    assertTrue(ExceptionUtils.findThrowable(e, SuppressRestartsException.class).isPresent(),
+        "a restart cannot help: the job must fail without restarting");
   }
 
   @Test

@@ -24,7 +24,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -33,8 +32,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,25 +56,10 @@ class BadInputKafkaTest {
   static final int MAX_VALUE_BYTES = 64 * 1024;
 
   @RegisterExtension
-  static final MiniClusterExtension FLINK = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(4)
-          .build());
+  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
 
-  static InProcessKafka kafka;
-
-  @BeforeAll
-  static void startKafka() throws Exception {
-    kafka = new InProcessKafka();
-  }
-
-  @AfterAll
-  static void stopKafka() throws Exception {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final InProcessKafka KAFKA = new InProcessKafka();
 
   @ParameterizedTest
   @ValueSource(strings = {"text", "json"})
@@ -86,10 +68,10 @@ class BadInputKafkaTest {
     String in = "bad-in-" + format;
     String out = "bad-out-" + format;
     String dlq = "bad-dlq-" + format;
-    kafka.createTopics(PARTITIONS, in, out, dlq);
+    KAFKA.createTopics(PARTITIONS, in, out, dlq);
 
     JobConfig config = JobConfig.parse(new String[] {
-        "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", in, "--output-topic", out,
+        "--bootstrap-servers", KAFKA.bootstrapServers(), "--input-topic", in, "--output-topic", out,
         "--dlq-topic", dlq, "--group-id", "bad-" + format, "--starting-offsets", "earliest",
         "--transactional-id-prefix", "bad-" + format, "--transaction-timeout", "1min",
         "--checkpoint-interval", "500ms", "--shards", "16", "--parallelism", "2",
@@ -115,7 +97,7 @@ class BadInputKafkaTest {
       records.add(new ProducerRecord<>(in, value.getBytes(StandardCharsets.UTF_8)));
     }
     Collections.shuffle(records, new Random(3));
-    kafka.produce(records);
+    KAFKA.produce(records);
 
     Configuration conf = JobEnvironment.configuration(config);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
@@ -137,9 +119,9 @@ class BadInputKafkaTest {
     assertEquals(expectedByReason, new TreeMap<>(s.invalidByReason()), "accumulators per reason");
 
     List<ConsumerRecord<byte[], byte[]>> dead = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> c = kafka.committedReader(dlq, PARTITIONS)) {
-      InProcessKafka.readUntil(c, dead, r -> r.size() >= BAD, Duration.ofSeconds(60));
-      InProcessKafka.readUntil(c, dead, r -> false, Duration.ofMillis(500));
+    try (KafkaConsumer<byte[], byte[]> c = KAFKA.committedReader(dlq, PARTITIONS)) {
+      TestKafkaBroker.readUntil(c, dead, r -> r.size() >= BAD, Duration.ofSeconds(60));
+      TestKafkaBroker.readUntil(c, dead, r -> false, Duration.ofMillis(500));
     }
     assertEquals(BAD, dead.size(), "dead letters");
     Map<String, Integer> actualDead = new HashMap<>();
@@ -161,8 +143,8 @@ class BadInputKafkaTest {
         + " headers and reason: " + diff(expectedDead, actualDead));
 
     List<ConsumerRecord<byte[], byte[]>> emitted = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> c = kafka.committedReader(out, PARTITIONS)) {
-      InProcessKafka.readUntil(c, emitted, r -> r.size() >= VALID, Duration.ofSeconds(30));
+    try (KafkaConsumer<byte[], byte[]> c = KAFKA.committedReader(out, PARTITIONS)) {
+      TestKafkaBroker.readUntil(c, emitted, r -> r.size() >= VALID, Duration.ofSeconds(30));
     }
     Set<String> urls = new HashSet<>();
     for (ConsumerRecord<byte[], byte[]> r : emitted) {

@@ -19,7 +19,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,11 +42,7 @@ class EmbeddedRunTest {
    * instead of starting its own, which the launcher does): saves a cluster start per run.
    */
   @RegisterExtension
-  static final MiniClusterExtension FLINK = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(4)
-          .build());
+  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
 
   static final int UNIQUE = 2000;
   static final int FORCED_EVERY = 100;

@@ -18,15 +18,12 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,25 +44,10 @@ class ExactlyOnceKafkaTest {
   static final int PARTITIONS = 3;
 
   @RegisterExtension
-  static final MiniClusterExtension FLINK = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(4)
-          .build());
+  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
 
-  static InProcessKafka kafka;
-
-  @BeforeAll
-  static void startKafka() throws Exception {
-    kafka = new InProcessKafka();
-  }
-
-  @AfterAll
-  static void stopKafka() throws Exception {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final InProcessKafka KAFKA = new InProcessKafka();
 
   /** Each URL in 1-4 spellings that canonicalize alike. */
   static List<String> spellings(int i, Random rnd) {
@@ -95,7 +77,7 @@ class ExactlyOnceKafkaTest {
     String in = "eo-in-" + backend;
     String out = "eo-out-" + backend;
     String dlq = "eo-dlq-" + backend;
-    kafka.createTopics(PARTITIONS, in, out, dlq);
+    KAFKA.createTopics(PARTITIONS, in, out, dlq);
 
     Random rnd = new Random(7);
     List<ProducerRecord<byte[], byte[]>> first = new ArrayList<>();
@@ -109,10 +91,10 @@ class ExactlyOnceKafkaTest {
         batch.add(new ProducerRecord<>(in, null, s.getBytes(StandardCharsets.UTF_8)));
       }
     }
-    kafka.produce(first);
+    KAFKA.produce(first);
 
     JobConfig config = JobConfig.parse(new String[] {
-        "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", in, "--output-topic", out,
+        "--bootstrap-servers", KAFKA.bootstrapServers(), "--input-topic", in, "--output-topic", out,
         "--dlq-topic", dlq, "--group-id", "eo-" + backend, "--starting-offsets", "earliest",
         "--transactional-id-prefix", "eo-" + backend, "--transaction-timeout", "1min",
         "--checkpoint-interval", "500ms", "--state-backend", backend, "--shards", "16",
@@ -137,15 +119,15 @@ class ExactlyOnceKafkaTest {
     JobClient job = env.executeAsync("exactly-once-" + backend);
 
     List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = kafka.committedReader(out, PARTITIONS)) {
+    try (KafkaConsumer<byte[], byte[]> consumer = KAFKA.committedReader(out, PARTITIONS)) {
       // the failure fires on records that arrive after the first completed checkpoint
-      InProcessKafka.readUntil(consumer, read, r -> FailOnceAfterCheckpoint.CHECKPOINTED.get(),
+      TestKafkaBroker.readUntil(consumer, read, r -> FailOnceAfterCheckpoint.CHECKPOINTED.get(),
           Duration.ofSeconds(60));
       assertTrue(FailOnceAfterCheckpoint.CHECKPOINTED.get(), "no checkpoint completed");
-      kafka.produce(second);
-      InProcessKafka.readUntil(consumer, read, r -> r.size() >= UNIQUE, Duration.ofSeconds(90));
+      KAFKA.produce(second);
+      TestKafkaBroker.readUntil(consumer, read, r -> r.size() >= UNIQUE, Duration.ofSeconds(90));
       // a few more checkpoints: duplicates would surface now
-      InProcessKafka.readUntil(consumer, read, r -> false, Duration.ofSeconds(2));
+      TestKafkaBroker.readUntil(consumer, read, r -> false, Duration.ofSeconds(2));
     } finally {
       job.cancel().get();
     }

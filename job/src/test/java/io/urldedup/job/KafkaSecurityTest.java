@@ -13,13 +13,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,41 +36,26 @@ class KafkaSecurityTest {
   static final String PASSWORD = "pw-sec-Test-7Hq2";
 
   @RegisterExtension
-  static final MiniClusterExtension FLINK = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2)
-          .build());
+  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
 
-  static SaslKafka kafka;
+  @RegisterExtension
+  static final SaslKafka KAFKA = new SaslKafka(PASSWORD);
 
   @TempDir
   Path dir;
-
-  @BeforeAll
-  static void startKafka() throws Exception {
-    kafka = new SaslKafka(PASSWORD);
-  }
-
-  @AfterAll
-  static void stopKafka() throws Exception {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {SaslKafka.PLAIN, SaslKafka.SCRAM})
   @Timeout(120)
   void runsEndToEndWithSaslCredentialsFromThePropertiesFile(String mechanism) throws Exception {
     SaslJobRun run = new SaslJobRun("sec-" + mechanism.toLowerCase().replace("-", ""));
-    run.produce(kafka);
-    Path props = kafka.writeProperties(dir.resolve("kafka.properties"), mechanism);
-    JobConfig config = JobConfig.parse(run.args(kafka, props, "--hash-seed", "1234"), Map.of());
+    run.produce(KAFKA);
+    Path props = KAFKA.writeProperties(dir.resolve("kafka.properties"), mechanism);
+    JobConfig config = JobConfig.parse(run.args(KAFKA, props, "--hash-seed", "1234"), Map.of());
     run.start(config);
     Map<String, Integer> counts;
     try {
-      counts = run.readOutput(kafka, mechanism, Duration.ofSeconds(90));
+      counts = run.readOutput(KAFKA, mechanism, Duration.ofSeconds(90));
     } finally {
       run.cancel();
     }
@@ -91,7 +73,7 @@ class KafkaSecurityTest {
   @Timeout(30)
   void theListenerRefusesAWrongPassword() {
     Properties p = SaslKafka.credentials(SaslKafka.SCRAM, SaslKafka.USER, PASSWORD + "x");
-    p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+    p.setProperty("bootstrap.servers", KAFKA.bootstrapServers());
     p.setProperty("default.api.timeout.ms", "10000");
     p.setProperty("request.timeout.ms", "5000");
     try (Admin admin = Admin.create(p)) {
@@ -105,13 +87,13 @@ class KafkaSecurityTest {
   @Timeout(90)
   void aWrongPasswordFailsTheJobWithTheAuthenticationError() throws Exception {
     SaslJobRun run = new SaslJobRun("sec-wrong");
-    run.produce(kafka);
+    run.produce(KAFKA);
     Path props = dir.resolve("wrong.properties");
     Properties wrong = SaslKafka.credentials(SaslKafka.PLAIN, SaslKafka.USER, "not-the-password");
     try (var w = Files.newBufferedWriter(props)) {
       wrong.store(w, null);
     }
-    run.start(JobConfig.parse(run.args(kafka, props), Map.of()));
+    run.start(JobConfig.parse(run.args(KAFKA, props), Map.of()));
     ExecutionException e = assertThrows(ExecutionException.class,
         () -> run.job.getJobExecutionResult().get(80, TimeUnit.SECONDS));
     assertTrue(ExceptionUtils.findThrowable(e, SaslAuthenticationException.class).isPresent(),

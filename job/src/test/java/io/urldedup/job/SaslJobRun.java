@@ -88,9 +88,9 @@ final class SaslJobRun {
   Map<String, Integer> readOutput(SaslKafka kafka, String mechanism, Duration timeout) {
     List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = kafka.committedReader(mechanism, out, PARTITIONS)) {
-      InProcessKafka.readUntil(consumer, read, r -> r.size() >= expected.size() || jobEnded(), timeout);
+      TestKafkaBroker.readUntil(consumer, read, r -> r.size() >= expected.size() || jobEnded(), timeout);
       // a few more checkpoints: a duplicate would show up now
-      InProcessKafka.readUntil(consumer, read, r -> false, Duration.ofSeconds(1));
+      TestKafkaBroker.readUntil(consumer, read, r -> false, Duration.ofSeconds(1));
     }
     Map<String, Integer> counts = new HashMap<>();
     for (ConsumerRecord<byte[], byte[]> r : read) {

@@ -21,10 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,28 +45,13 @@ class SecretsNotLoggedTest {
   static final String PASSWORD = "pw-Never-Logged-4Zr8";
 
   @RegisterExtension
-  static final MiniClusterExtension FLINK = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2)
-          .build());
+  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
 
-  static SaslKafka kafka;
+  @RegisterExtension
+  static final SaslKafka KAFKA = new SaslKafka(PASSWORD);
 
   @TempDir
   Path dir;
-
-  @BeforeAll
-  static void startKafka() throws Exception {
-    kafka = new SaslKafka(PASSWORD);
-  }
-
-  @AfterAll
-  static void stopKafka() throws Exception {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
 
   static List<String> needles() {
     String hex = Long.toHexString(SEED);
@@ -81,9 +63,9 @@ class SecretsNotLoggedTest {
   @Timeout(180)
   void seedAndPasswordAppearInNoLogEventNoOutputAndNoRestResponse() throws Exception {
     SaslJobRun run = new SaslJobRun("secrets");
-    run.produce(kafka);
-    Path props = kafka.writeProperties(dir.resolve("kafka.properties"), SaslKafka.PLAIN);
-    String[] args = run.args(kafka, props, "--hash-seed", "0x" + Long.toHexString(SEED),
+    run.produce(KAFKA);
+    Path props = KAFKA.writeProperties(dir.resolve("kafka.properties"), SaslKafka.PLAIN);
+    String[] args = run.args(KAFKA, props, "--hash-seed", "0x" + Long.toHexString(SEED),
         "--job-name", "secrets-test");
     String[] command = new String[args.length + 1];
     command[0] = "run";
@@ -163,9 +145,9 @@ class SecretsNotLoggedTest {
 
   private static Map<String, Integer> readAsUser(SaslJobRun run) {
     Map<String, Integer> counts = new java.util.HashMap<>();
-    try (var consumer = kafka.committedReader(SaslKafka.PLAIN, run.out, SaslJobRun.PARTITIONS)) {
+    try (var consumer = KAFKA.committedReader(SaslKafka.PLAIN, run.out, SaslJobRun.PARTITIONS)) {
       List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
-      InProcessKafka.readUntil(consumer, read, r -> r.size() >= run.expected.size(), Duration.ofSeconds(90));
+      TestKafkaBroker.readUntil(consumer, read, r -> r.size() >= run.expected.size(), Duration.ofSeconds(90));
       for (var r : read) {
         counts.merge(new String(r.value(), StandardCharsets.UTF_8), 1, Integer::sum);
       }

@@ -90,7 +90,8 @@ rel_cleanup() {
 
 rel_build() {
   if [ ! -f "$JOB_JAR" ] || [ ! -f "$REL_REPO/job/target/classpath.txt" ] \
-      || [ ! -d "$REL_REPO/samples/target/classes" ] || [ ! -d "$REL_REPO/state/target/classes" ]; then
+      || [ ! -f "$REL_REPO/samples/target/classes/io/urldedup/samples/CrawlStreamGenerator.class" ] \
+      || [ ! -d "$REL_REPO/state/target/classes" ]; then
     say "building job and samples (mvn package -DskipTests)"
     (cd "$REL_REPO" && mvn -B -ntp -q package -DskipTests -pl job,samples -am) >&2
   fi

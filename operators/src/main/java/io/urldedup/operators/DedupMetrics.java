@@ -1,0 +1,114 @@
+package io.urldedup.operators;
+
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+
+/**
+ * The dedup operator's metrics, in group {@value #GROUP} under the operator metric group, and the
+ * identically named {@link LongCounter} accumulators {@code urldedup.<name>} that the embedded mode
+ * prints as its summary.
+ *
+ * <p>Gauges are read by the metric reporter's thread while the task thread inserts, and the
+ * filters are not thread-safe, so the gauges never touch a filter: the task thread publishes
+ * aggregate values with {@link #publish} (volatile writes) and the gauges read those. Over the
+ * shards the subtask has opened since it started: {@code fillRatio} is the mean, {@code
+ * estimatedFpr} the maximum (the worst shard is what a user must know about), {@code stateBytes}
+ * the sum of page bytes addressed, {@code slices} the maximum (the longest scalable chain, which
+ * bounds the probes of a lookup; 1 for stable filters).
+ */
+public final class DedupMetrics {
+
+  public static final String GROUP = "urldedup";
+  public static final String EMITTED = "emitted";
+  public static final String DUPLICATES = "duplicates";
+  public static final String FORCED = "forced";
+  public static final String FILL_RATIO = "fillRatio";
+  public static final String ESTIMATED_FPR = "estimatedFpr";
+  public static final String STATE_BYTES = "stateBytes";
+  public static final String SLICES = "slices";
+  /** Accumulator names are the metric names with this prefix. */
+  public static final String ACCUMULATOR_PREFIX = GROUP + ".";
+
+  private final Counter emitted;
+  private final Counter duplicates;
+  private final Counter forced;
+  private final LongCounter emittedTotal = new LongCounter();
+  private final LongCounter duplicatesTotal = new LongCounter();
+  private final LongCounter forcedTotal = new LongCounter();
+
+  private volatile double fillRatio;
+  private volatile double estimatedFpr;
+  private volatile long stateBytes;
+  private volatile int slices;
+
+  DedupMetrics(MetricGroup operatorGroup, RuntimeContext context) {
+    MetricGroup g = operatorGroup.addGroup(GROUP);
+    emitted = g.counter(EMITTED);
+    duplicates = g.counter(DUPLICATES);
+    forced = g.counter(FORCED);
+    g.gauge(FILL_RATIO, (Gauge<Double>) () -> fillRatio);
+    g.gauge(ESTIMATED_FPR, (Gauge<Double>) () -> estimatedFpr);
+    g.gauge(STATE_BYTES, (Gauge<Long>) () -> stateBytes);
+    g.gauge(SLICES, (Gauge<Integer>) () -> slices);
+    context.addAccumulator(ACCUMULATOR_PREFIX + EMITTED, emittedTotal);
+    context.addAccumulator(ACCUMULATOR_PREFIX + DUPLICATES, duplicatesTotal);
+    context.addAccumulator(ACCUMULATOR_PREFIX + FORCED, forcedTotal);
+  }
+
+  /** An unseen URL passed on. */
+  void emitted() {
+    emitted.inc();
+    emittedTotal.add(1L);
+  }
+
+  /** A forced URL: passed on whether seen or not, counted as emitted too. */
+  void forced() {
+    forced.inc();
+    forcedTotal.add(1L);
+    emitted();
+  }
+
+  void duplicate() {
+    duplicates.inc();
+    duplicatesTotal.add(1L);
+  }
+
+  /** Task thread: new aggregate gauge values. */
+  void publish(double fillRatio, double estimatedFpr, long stateBytes, int slices) {
+    this.fillRatio = fillRatio;
+    this.estimatedFpr = estimatedFpr;
+    this.stateBytes = stateBytes;
+    this.slices = slices;
+  }
+
+  long emittedCount() {
+    return emitted.getCount();
+  }
+
+  long duplicatesCount() {
+    return duplicates.getCount();
+  }
+
+  long forcedCount() {
+    return forced.getCount();
+  }
+
+  double fillRatio() {
+    return fillRatio;
+  }
+
+  double estimatedFpr() {
+    return estimatedFpr;
+  }
+
+  long stateBytes() {
+    return stateBytes;
+  }
+
+  int slices() {
+    return slices;
+  }
+}

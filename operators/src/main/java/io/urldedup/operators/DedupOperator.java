@@ -1,0 +1,390 @@
+package io.urldedup.operators;
+
+import io.urldedup.state.DedupFilter;
+import io.urldedup.state.FilterHeader;
+import io.urldedup.state.FilterHeaderSerializer;
+import io.urldedup.state.FilterSpec;
+import io.urldedup.state.Filters;
+import io.urldedup.state.IncompatibleStateException;
+import io.urldedup.state.PageSerializer;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * The keyed dedup step: after {@code keyBy(r -> r.shard)}, passes on the URLs its shard's filter
+ * has not seen and drops the rest. A forced record is inserted and passed on regardless.
+ *
+ * <p>State per shard (the key): a {@code ValueState<FilterHeader>} and a {@code MapState<Long,
+ * long[]>} of 4 KiB filter pages. Records reach pages through one {@link PageCache} per subtask,
+ * so on RocksDB a record costs at most one page read (a miss) instead of a whole filter's
+ * (de)serialization; the cache and the open headers are written back in {@link
+ * #prepareSnapshotPreBarrier} (and {@link #finish} for bounded input), so every snapshot holds
+ * exactly the decisions made before its barrier. Rescaling needs nothing more: all state is keyed
+ * by shard, and the cache and the open filters are rebuilt lazily after a restore.
+ *
+ * <p>Heap backend: its snapshots serialize asynchronously the objects that are in state. The
+ * operator therefore never lets state hold an object it will mutate: headers and pages are copied
+ * on the way in (restore, cache miss) and on the way out (flush), unless the backend serializes
+ * on access ({@code isSafeToReuseKVState}, RocksDB), where the copies would be pure waste.
+ *
+ * <p>A restored header built for other parameters or another seed fails the job at restore with
+ * the {@link IncompatibleStateException} message, which names the flag; it never silently answers
+ * "unseen" for everything.
+ */
+public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
+    implements OneInputStreamOperator<UrlRecord, UrlRecord> {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Persisted state names: changing them orphans existing checkpoints. */
+  static final String HEADER_STATE = "urldedup-filter-header";
+  static final String PAGES_STATE = "urldedup-filter-pages";
+
+  /** Gauges are republished every this many records (and at every snapshot). */
+  private static final int GAUGE_INTERVAL = 4096;
+
+  private static final int NO_KEY = Integer.MIN_VALUE;
+
+  // the spec's components: FilterSpec need not be Serializable to ship in the job graph
+  private final FilterSpec.Kind kind;
+  private final double fpr;
+  private final long memoryBytes;
+  private final int cellBits;
+  private final long capacity;
+  private final int growth;
+  private final double tightening;
+  private final long maxMemoryBytes;
+  private final long seedFingerprint;
+  private final int cachePages;
+
+  private transient FilterSpec spec;
+
+  private transient ValueStateDescriptor<FilterHeader> headerDescriptor;
+  private transient ValueState<FilterHeader> headerState;
+  private transient MapState<Long, long[]> pageState;
+  private transient boolean copyState;
+  private transient PageCache cache;
+  private transient Shards shards;
+  private transient DedupMetrics metrics;
+  private transient int keyShard;
+  private transient int sinceGauges;
+
+  public DedupOperator(FilterSpec spec, long seedFingerprint, int cachePages) {
+    if (spec == null) {
+      throw new IllegalArgumentException("a filter spec is required");
+    }
+    if (cachePages < 1 || cachePages > PageCache.MAX_PAGES) {
+      throw new IllegalArgumentException(
+          "the page cache holds 1 to " + PageCache.MAX_PAGES + " pages of 4 KiB; got " + cachePages);
+    }
+    this.kind = spec.kind();
+    this.fpr = spec.fpr();
+    this.memoryBytes = spec.memoryBytes();
+    this.cellBits = spec.cellBits();
+    this.capacity = spec.capacity();
+    this.growth = spec.growth();
+    this.tightening = spec.tightening();
+    this.maxMemoryBytes = spec.maxMemoryBytes();
+    this.spec = spec;
+    this.seedFingerprint = seedFingerprint;
+    this.cachePages = cachePages;
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    spec = new FilterSpec(kind, fpr, memoryBytes, cellBits, capacity, growth, tightening, maxMemoryBytes);
+    headerDescriptor = new ValueStateDescriptor<>(HEADER_STATE, new FilterHeaderSerializer());
+    headerState = context.getKeyedStateStore().getState(headerDescriptor);
+    pageState = context.getKeyedStateStore().getMapState(
+        new MapStateDescriptor<>(PAGES_STATE, LongSerializer.INSTANCE, new PageSerializer()));
+    copyState = !getKeyedStateBackend().isSafeToReuseKVState();
+    if (context.isRestored()) {
+      checkRestoredHeaders();
+    }
+  }
+
+  /** Fails the restore at once, not when the first record of an incompatible shard arrives. */
+  private void checkRestoredHeaders() throws Exception {
+    getKeyedStateBackend().applyToAllKeys(
+        VoidNamespace.INSTANCE,
+        VoidNamespaceSerializer.INSTANCE,
+        headerDescriptor,
+        (key, state) -> {
+          FilterHeader h = state.value();
+          if (h != null) {
+            check(h, (Integer) key);
+          }
+        });
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    cache = new PageCache(cachePages, new StateBacking());
+    shards = new Shards();
+    metrics = new DedupMetrics(getMetricGroup(), getRuntimeContext());
+    keyShard = NO_KEY;
+  }
+
+  @Override
+  public void processElement(StreamRecord<UrlRecord> element) throws Exception {
+    UrlRecord r = element.getValue();
+    int shard = (Integer) getCurrentKey();
+    keyShard = shard;
+    cache.selectShard(shard);
+    Shard s = shards.get(shard);
+    if (s == null) {
+      s = openShard(shard);
+    }
+    s.changed = true;
+    if (r.force) {
+      s.filter.add(r.h1, r.h2);
+      metrics.forced();
+      output.collect(element);
+    } else if (s.filter.testAndAdd(r.h1, r.h2)) {
+      metrics.duplicate();
+    } else {
+      metrics.emitted();
+      output.collect(element);
+    }
+    if (++sinceGauges >= GAUGE_INTERVAL) {
+      publishGauges();
+    }
+  }
+
+  private Shard openShard(int shard) throws Exception {
+    FilterHeader h = headerState.value();
+    if (h == null) {
+      h = spec.newHeader(seedFingerprint);
+    } else {
+      check(h, shard);
+      if (copyState) {
+        h = h.copy();
+      }
+      h.adopt(spec);
+    }
+    Shard s = new Shard(shard, Filters.open(h, cache));
+    shards.put(s);
+    publishGauges();
+    return s;
+  }
+
+  private void check(FilterHeader h, int shard) {
+    try {
+      h.checkCompatible(spec, seedFingerprint);
+    } catch (IncompatibleStateException e) {
+      throw new IncompatibleStateException("restored state of shard " + shard + " does not fit this job: "
+          + e.getMessage());
+    }
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    flush();
+  }
+
+  /**
+   * The runtime calls {@link #prepareSnapshotPreBarrier} first, which already flushed; this second
+   * flush is a no-op then, and covers callers that snapshot without it (test harnesses, the State
+   * Processor API).
+   */
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    flush();
+    super.snapshotState(context);
+  }
+
+  @Override
+  public void finish() throws Exception {
+    flush();
+    super.finish();
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (cache != null) {
+      cache.clear();
+    }
+    super.close();
+  }
+
+  /** Writes dirty pages and changed headers to keyed state, then restores the key context. */
+  private void flush() throws Exception {
+    if (cache == null) {
+      return;
+    }
+    Object key = getCurrentKey();
+    int entryKey = key == null ? NO_KEY : (Integer) key;
+    keyShard = entryKey;
+    cache.flush();
+    for (Shard s : shards.all()) {
+      if (s != null && s.changed) {
+        switchKey(s.shard);
+        FilterHeader h = s.filter.header();
+        headerState.update(copyState ? h.copy() : h);
+        s.changed = false;
+      }
+    }
+    if (entryKey != NO_KEY) {
+      switchKey(entryKey);
+    }
+    publishGauges();
+  }
+
+  private void switchKey(int shard) {
+    if (shard != keyShard) {
+      setCurrentKey(shard);
+      keyShard = shard;
+    }
+  }
+
+  /** Aggregates over the open shards; each filter is asked with its own shard selected. */
+  private void publishGauges() {
+    sinceGauges = 0;
+    int back = keyShard;
+    double fill = 0;
+    double maxFpr = 0;
+    long bytes = 0;
+    int maxSlices = 0;
+    int n = 0;
+    for (Shard s : shards.all()) {
+      if (s != null) {
+        cache.selectShard(s.shard);
+        DedupFilter f = s.filter;
+        fill += f.fillRatio();
+        maxFpr = Math.max(maxFpr, f.estimatedFpr());
+        bytes += f.sizeBytes();
+        maxSlices = Math.max(maxSlices, f.sliceCount());
+        n++;
+      }
+    }
+    if (back != NO_KEY) {
+      switchKey(back);
+      cache.selectShard(back);
+    }
+    metrics.publish(n == 0 ? 0 : fill / n, maxFpr, bytes, maxSlices);
+  }
+
+  DedupMetrics metrics() {
+    return metrics;
+  }
+
+  PageCache cache() {
+    return cache;
+  }
+
+  /** Pages in keyed state, reached under their own shard's key. */
+  private final class StateBacking implements PageCache.Backing {
+
+    @Override
+    public boolean read(int shard, long pageId, long[] dst) throws Exception {
+      switchKey(shard);
+      long[] stored = pageState.get(pageId);
+      if (stored == null) {
+        return false;
+      }
+      if (stored.length != dst.length) {
+        throw new IllegalStateException("page " + pageId + " of shard " + shard + " has " + stored.length
+            + " words, expected " + dst.length);
+      }
+      System.arraycopy(stored, 0, dst, 0, dst.length);
+      return true;
+    }
+
+    @Override
+    public void write(int shard, long pageId, long[] words) throws Exception {
+      int back = keyShard;
+      switchKey(shard);
+      pageState.put(pageId, copyState ? words.clone() : words);
+      if (back != NO_KEY) {
+        switchKey(back);
+      }
+    }
+  }
+
+  /** One shard's open filter and whether its header changed since the last flush. */
+  private static final class Shard {
+    final int shard;
+    final DedupFilter filter;
+    boolean changed = true;
+
+    Shard(int shard, DedupFilter filter) {
+      this.shard = shard;
+      this.filter = filter;
+    }
+  }
+
+  /** Open shards by shard number: open addressing on a primitive key, no boxing per record. */
+  private static final class Shards {
+    private int[] keys = new int[16];
+    private Shard[] values = new Shard[16];
+    private int size;
+
+    Shard get(int shard) {
+      int mask = keys.length - 1;
+      for (int i = mix(shard) & mask; ; i = (i + 1) & mask) {
+        Shard s = values[i];
+        if (s == null) {
+          return null;
+        }
+        if (keys[i] == shard) {
+          return s;
+        }
+      }
+    }
+
+    void put(Shard s) {
+      if (2 * (size + 1) > keys.length) {
+        int[] oldKeys = keys;
+        Shard[] oldValues = values;
+        keys = new int[oldKeys.length * 2];
+        values = new Shard[oldKeys.length * 2];
+        size = 0;
+        for (int i = 0; i < oldKeys.length; i++) {
+          if (oldValues[i] != null) {
+            insert(oldKeys[i], oldValues[i]);
+          }
+        }
+      }
+      insert(s.shard, s);
+    }
+
+    private void insert(int shard, Shard s) {
+      int mask = keys.length - 1;
+      int i = mix(shard) & mask;
+      while (values[i] != null) {
+        i = (i + 1) & mask;
+      }
+      keys[i] = shard;
+      values[i] = s;
+      size++;
+    }
+
+    /** The table itself, with null holes. */
+    Shard[] all() {
+      return values;
+    }
+
+    private static int mix(int x) {
+      x *= 0x9E3779B9;
+      return x ^ (x >>> 16);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DedupOperator{" + kind + ", cachePages=" + cachePages + "}";
+  }
+}

@@ -1,0 +1,315 @@
+package io.urldedup.jobbench;
+
+import io.urldedup.job.DedupPipeline;
+import io.urldedup.job.JobConfig;
+import io.urldedup.operators.DecodeFunction;
+import io.urldedup.operators.RawRecord;
+import io.urldedup.operators.UrlRecord;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+
+/**
+ * One benchmark run: one job ({@code identity | exact | stable | scalable}) on one state backend,
+ * in this JVM's own mini-cluster, over a numbered line file; writes a {@code key=value} result
+ * file. {@code run.sh} runs each combination in a fresh JVM so that peak RSS is per job.
+ *
+ * <pre>
+ * JobBench --job J --backend hashmap|rocksdb --input LINES --truth-bits BITS --work DIR --out FILE
+ *          [--interval 10s] [--parallelism 1] [--ttl 30d] [--managed 512m] [--timeout 1800s]
+ *          [any urldedup job flag: --fpr, --memory, --capacity, --shards, --cache-memory, ...]
+ * </pre>
+ */
+public final class JobBench {
+
+  enum Job { IDENTITY, EXACT, STABLE, SCALABLE }
+
+  private JobBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> own = new LinkedHashMap<>();
+    List<String> jobFlags = new ArrayList<>();
+    List<String> ownNames = List.of("job", "backend", "input", "truth-bits", "work", "out",
+        "interval", "parallelism", "ttl", "managed", "timeout");
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      String name = a.startsWith("--") ? a.substring(2) : null;
+      if (name != null && ownNames.contains(name)) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(a + " needs a value");
+        }
+        own.put(name, args[++i]);
+      } else {
+        jobFlags.add(a);
+      }
+    }
+    Job job = Job.valueOf(required(own, "job").toUpperCase(Locale.ROOT));
+    String backend = required(own, "backend").toLowerCase(Locale.ROOT);
+    if (!backend.equals("hashmap") && !backend.equals("rocksdb")) {
+      throw new IllegalArgumentException("--backend: '" + backend + "' is not accepted; accepted: hashmap, rocksdb");
+    }
+    String input = required(own, "input");
+    String truthBits = required(own, "truth-bits");
+    Path work = Path.of(required(own, "work")).toAbsolutePath();
+    Path out = Path.of(required(own, "out"));
+    Duration interval = parseDuration(own.getOrDefault("interval", "10s"));
+    int parallelism = Integer.parseInt(own.getOrDefault("parallelism", "1"));
+    Duration ttl = parseDuration(own.getOrDefault("ttl", "30d"));
+    Duration timeout = parseDuration(own.getOrDefault("timeout", "1800s"));
+    String managed = own.getOrDefault("managed", "512m");
+
+    List<String> cfgArgs = new ArrayList<>(List.of("--input", input, "--output", "-",
+        "--state-backend", backend, "--parallelism", String.valueOf(parallelism)));
+    if (job == Job.STABLE || job == Job.SCALABLE) {
+      cfgArgs.addAll(List.of("--filter", job.name().toLowerCase(Locale.ROOT)));
+    }
+    cfgArgs.addAll(jobFlags);
+    JobConfig config = JobConfig.parse(cfgArgs.toArray(new String[0]), System.getenv());
+
+    Path ckpt = work.resolve("checkpoints");
+    Path rocks = work.resolve("rocksdb");
+    Files.createDirectories(ckpt);
+    Files.createDirectories(rocks);
+    Configuration conf = new Configuration();
+    conf.set(StateBackendOptions.STATE_BACKEND, backend);
+    conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
+    conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, ckpt.toUri().toString());
+    // keep the files after the run: their size on disk is reported next to the statistics
+    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 1);
+    conf.setString("state.backend.rocksdb.localdir", rocks.toString());
+    conf.set(PipelineOptions.MAX_PARALLELISM, config.maxParallelism());
+    conf.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(managed));
+    conf.set(RestOptions.BIND_PORT, "0");
+
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setParallelism(parallelism);
+    DataStream<RawRecord> source = env
+        .fromSource(new NumberedLineSource(input), WatermarkStrategy.noWatermarks(), "lines")
+        .uid("lines").setParallelism(1);
+    TruthSink sink = new TruthSink(truthBits);
+    switch (job) {
+      case IDENTITY -> decode(source, config)
+          .keyBy(new ShardKey(), Types.INT)
+          .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
+      case EXACT -> decode(source, config)
+          .keyBy(new UrlKey(), Types.STRING)
+          .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class)).uid("exact").name("exact")
+          .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
+      case STABLE, SCALABLE -> DedupPipeline.build(source, sink, null, config)
+          .out().setParallelism(1);
+      default -> throw new AssertionError(job);
+    }
+    StreamGraph graph = env.getStreamGraph();
+    graph.setJobName("jobbench-" + job.name().toLowerCase(Locale.ROOT) + "-" + backend);
+
+    TruthBits truth = TruthBits.read(Path.of(truthBits));
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("job", job.name().toLowerCase(Locale.ROOT));
+    result.put("backend", backend);
+    result.put("lines", truth.lines);
+    result.put("uniques", truth.uniques());
+    result.put("parallelism", parallelism);
+    result.put("jobFlags", String.join(" ", jobFlags));
+
+    MiniClusterConfiguration mcc = new MiniClusterConfiguration.Builder()
+        .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(Math.max(1, parallelism))
+        .build();
+    long wallStart = System.nanoTime();
+    try (MiniCluster mc = new MiniCluster(mcc)) {
+      mc.start();
+      JobID id = mc.submitJob(graph).get().getJobID();
+      JobResult jr;
+      try {
+        jr = mc.requestJobResult(id).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        mc.cancelJob(id).get(60, TimeUnit.SECONDS);
+        result.put("status", "timeout after " + timeout);
+        finish(result, out, truth, null, ckpt, wallStart);
+        System.exit(3);
+        return;
+      }
+      if (!jr.isSuccess()) {
+        result.put("status", "failed: " + jr.getSerializedThrowable()
+            .map(t -> t.getFullStringifiedStackTrace()).orElse("?").lines().limit(8)
+            .reduce((x, y) -> x + " | " + y).orElse("?"));
+        finish(result, out, truth, null, ckpt, wallStart);
+        System.exit(4);
+        return;
+      }
+      JobExecutionResult er = jr.toJobExecutionResult(JobBench.class.getClassLoader());
+      Object invalid = er.getAllAccumulatorResults().get("urldedup.invalid");
+      result.put("status", "ok");
+      result.put("invalid", invalid == null ? 0L : invalid);
+      CheckpointStatsSnapshot stats = mc.getArchivedExecutionGraph(id).get().getCheckpointStatsSnapshot();
+      finish(result, out, truth, stats, ckpt, wallStart);
+    }
+    System.exit(0);
+  }
+
+  private static DataStream<UrlRecord> decode(DataStream<RawRecord> source, JobConfig config) {
+    return source.process(new DecodeFunction(config.decodeConfig()), TypeInformation.of(UrlRecord.class))
+        .uid("decode").name("decode").setParallelism(source.getParallelism());
+  }
+
+  private static void finish(Map<String, Object> r, Path out, TruthBits truth, CheckpointStatsSnapshot stats,
+      Path ckpt, long wallStart) throws IOException {
+    r.put("wallSeconds", String.format(Locale.ROOT, "%.1f", (System.nanoTime() - wallStart) / 1e9));
+    long t0 = BenchProbe.firstRecordNanos;
+    long t1 = BenchProbe.endOfInputNanos;
+    if (t0 != 0 && t1 > t0) {
+      double secs = (t1 - t0) / 1e9;
+      r.put("processSeconds", String.format(Locale.ROOT, "%.2f", secs));
+      r.put("recordsPerSecond", Math.round(truth.lines / secs));
+    }
+    r.put("emitted", BenchProbe.emitted);
+    long fp = truth.uniques() - BenchProbe.emittedFirsts;
+    long repeats = truth.lines - truth.uniques();
+    r.put("falsePositives", fp);
+    r.put("falseNegatives", BenchProbe.emittedRepeats);
+    r.put("fpr", String.format(Locale.ROOT, "%.6f", truth.uniques() == 0 ? 0.0 : (double) fp / truth.uniques()));
+    r.put("fnRate", String.format(Locale.ROOT, "%.6f", repeats == 0 ? 0.0 : (double) BenchProbe.emittedRepeats / repeats));
+    r.put("emittedTwice", BenchProbe.emittedTwice);
+    r.put("unnumbered", BenchProbe.unnumbered);
+    if (stats != null) {
+      checkpoints(r, truth, stats);
+    }
+    r.put("checkpointDirBytes", du(ckpt));
+    r.put("vmHwmKb", procStatus("VmHWM"));
+    r.put("heapMaxMb", Runtime.getRuntime().maxMemory() >> 20);
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
+      r.forEach((k, v) -> w.println(k + "=" + String.valueOf(v).replace('\n', ' ')));
+    }
+    r.forEach((k, v) -> System.out.println(k + "=" + v));
+  }
+
+  /**
+   * Every completed checkpoint as {@code id:linesCovered:uniquesCovered:stateSize:checkpointedSize},
+   * and the one the table uses: the last one that still holds the operators' state (a checkpoint
+   * taken after all tasks finished records finished operators without state).
+   */
+  private static void checkpoints(Map<String, Object> r, TruthBits truth, CheckpointStatsSnapshot stats) {
+    List<AbstractCheckpointStats> done = new ArrayList<>();
+    for (AbstractCheckpointStats s : stats.getHistory().getCheckpoints()) {
+      if (s.getStatus() == CheckpointStatsStatus.COMPLETED) {
+        done.add(s);
+      }
+    }
+    done.sort((a, b) -> Long.compare(a.getCheckpointId(), b.getCheckpointId()));
+    StringBuilder all = new StringBuilder();
+    AbstractCheckpointStats pick = null;
+    long pickLines = 0;
+    for (AbstractCheckpointStats s : done) {
+      Long lines = BenchProbe.linesAtCheckpoint.get(s.getCheckpointId());
+      long l = lines == null ? truth.lines : lines;
+      all.append(s.getCheckpointId()).append(':').append(l).append(':').append(truth.uniquesBefore(l))
+          .append(':').append(s.getStateSize()).append(':').append(s.getCheckpointedSize()).append(' ');
+      if (pick == null || s.getStateSize() >= pick.getStateSize() / 2) {
+        pick = s;
+        pickLines = l;
+      }
+    }
+    r.put("checkpointsCompleted", done.size());
+    r.put("checkpoints", all.toString().trim());
+    if (pick != null) {
+      long u = truth.uniquesBefore(pickLines);
+      r.put("ckptId", pick.getCheckpointId());
+      r.put("ckptLines", pickLines);
+      r.put("ckptUniques", u);
+      r.put("ckptStateBytes", pick.getStateSize());
+      r.put("ckptIncrementalBytes", pick.getCheckpointedSize());
+      r.put("ckptBytesPerUnique", String.format(Locale.ROOT, "%.3f", u == 0 ? 0.0 : (double) pick.getStateSize() / u));
+    }
+  }
+
+  private static long du(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return 0;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+
+  private static long procStatus(String field) {
+    try {
+      for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (l.startsWith(field + ":")) {
+          return Long.parseLong(l.substring(field.length() + 1).trim().split("\\s+")[0]);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  private static String required(Map<String, String> own, String name) {
+    String v = own.get(name);
+    if (v == null) {
+      throw new IllegalArgumentException("--" + name + " is required");
+    }
+    return v;
+  }
+
+  private static Duration parseDuration(String s) {
+    return org.apache.flink.util.TimeUtils.parseDuration(s);
+  }
+
+  static final class ShardKey implements KeySelector<UrlRecord, Integer> {
+    @Override
+    public Integer getKey(UrlRecord r) {
+      return r.shard;
+    }
+  }
+
+  static final class UrlKey implements KeySelector<UrlRecord, String> {
+    @Override
+    public String getKey(UrlRecord r) {
+      return r.url;
+    }
+  }
+
+}

@@ -277,6 +277,30 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     metrics.publish(n == 0 ? 0 : fill / n, maxFpr, bytes, maxSlices);
   }
 
+  /** Tests: copies of the headers in keyed state (not the open, possibly newer, ones). */
+  java.util.Map<Integer, FilterHeader> storedHeaders() throws Exception {
+    java.util.Map<Integer, FilterHeader> out = new java.util.TreeMap<>();
+    Object key = getCurrentKey();
+    getKeyedStateBackend().applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
+        headerDescriptor, (k, state) -> out.put((Integer) k, state.value().copy()));
+    if (key != null) {
+      setCurrentKey(key);
+    }
+    keyShard = key == null ? NO_KEY : (Integer) key;
+    return out;
+  }
+
+  /** Tests: copies of the open filters' headers. */
+  java.util.Map<Integer, FilterHeader> openHeaders() {
+    java.util.Map<Integer, FilterHeader> out = new java.util.TreeMap<>();
+    for (Shard s : shards.all()) {
+      if (s != null) {
+        out.put(s.shard, s.filter.header().copy());
+      }
+    }
+    return out;
+  }
+
   DedupMetrics metrics() {
     return metrics;
   }

@@ -41,6 +41,11 @@ import java.util.TreeSet;
  *       literal is swapped for a placeholder name during normalization and put back after;</li>
  *   <li>schemeless input is silently prefixed with {@code http://} ({@code foo.html} becomes
  *       {@code http://foo.html/}): such references are rejected as relative here;</li>
+ *   <li>leading {@code /..} removal in {@code getFileWithNormalizedPath} tests
+ *       {@code file.charAt(3)} instead of {@code charAt(start + 3)}: after a leading {@code /..}
+ *       a segment starting with {@code ..} is cut into the host ({@code http://example.com/../..x}
+ *       becomes {@code http://example.comx}: another host). Workaround: dot segments are removed
+ *       here first (RFC 3986 5.2.4), so the normalizer never sees a leading {@code /..};</li>
  *   <li>ports above 65535 pass: they are rejected here.</li>
  * </ul>
  *
@@ -143,12 +148,28 @@ public final class UrlCanonicalizer {
     // #559 workaround: make the normalizer's own unescape of path and query length-preserving.
     String tail = s.substring(authEnd);
     tail = BasicURLNormalizer.unescapePath(BasicURLNormalizer.escapePath(tail));
+    // leading-"/.." workaround: no dot segments left for the normalizer to remove
+    int qm = tail.indexOf('?');
+    tail = qm < 0 ? removeDotSegments(tail) : removeDotSegments(tail.substring(0, qm))
+        + tail.substring(qm);
     String rebuilt = scheme + "://" + host + (portText.isEmpty() ? "" : ":" + portText)
         + tail;
 
+    String c = normalize(rebuilt);
+    if (!stripParams.isEmpty()) {
+      String stripped = stripParams(c, scheme.length() + 3);
+      if (stripped != c) {
+        // removing ";sid=1" from "/.;sid=1/" leaves a dot segment: normalize once more
+        c = normalize(stripped);
+      }
+    }
+    return finish(c, scheme, ipv6);
+  }
+
+  private String normalize(String url) throws UrlRejectedException {
     String c;
     try {
-      c = normalizer.filter(rebuilt);
+      c = normalizer.filter(url);
     } catch (RuntimeException e) {
       throw new UrlRejectedException(RejectReason.UNPARSEABLE,
           "URL normalizer failed: " + e.getClass().getSimpleName());
@@ -156,7 +177,7 @@ public final class UrlCanonicalizer {
     if (c == null) {
       throw new UrlRejectedException(RejectReason.UNPARSEABLE, "rejected by the URL normalizer");
     }
-    return finish(c, scheme, ipv6);
+    return c;
   }
 
   /** Applies the opt-in rules and checks the normalizer's output. */
@@ -188,16 +209,19 @@ public final class UrlCanonicalizer {
     }
     if (newHost != host) {
       c = c.substring(0, hs) + newHost + c.substring(he);
-      he = hs + newHost.length();
-    }
-    if (!stripParams.isEmpty()) {
-      c = stripParams(c, he);
     }
     return c;
   }
 
-  /** Removes named {@code ;name=value} path parameters and {@code name=value} query parameters. */
-  private String stripParams(String c, int pathStart) {
+  /**
+   * Removes named {@code ;name=value} path parameters and {@code name=value} query parameters
+   * from a normalized URL; returns {@code c} itself when nothing was removed.
+   */
+  private String stripParams(String c, int hostStart) {
+    int pathStart = c.indexOf('/', hostStart);
+    if (pathStart < 0) {
+      return c;
+    }
     int q = c.indexOf('?', pathStart);
     int pathEnd = q < 0 ? c.length() : q;
     boolean changed = false;
@@ -251,6 +275,32 @@ public final class UrlCanonicalizer {
       return false;
     }
     return stripParams.contains(c.substring(from, nameEnd).toLowerCase(Locale.ROOT));
+  }
+
+  /**
+   * RFC 3986 5.2.4 remove_dot_segments for an absolute path ({@code ""} or starting with '/'):
+   * {@code .} segments dropped, {@code ..} drops the previous segment, never above the root.
+   */
+  static String removeDotSegments(String path) {
+    if (!path.contains("/.")) {
+      return path;
+    }
+    String[] segs = path.substring(1).split("/", -1);
+    List<String> out = new ArrayList<>(segs.length);
+    for (int i = 0; i < segs.length; i++) {
+      boolean last = i == segs.length - 1;
+      if (segs[i].equals(".") || segs[i].equals("..")) {
+        if (segs[i].equals("..") && !out.isEmpty()) {
+          out.remove(out.size() - 1);
+        }
+        if (last) {
+          out.add("");
+        }
+      } else {
+        out.add(segs[i]);
+      }
+    }
+    return "/" + String.join("/", out);
   }
 
   private static boolean isTrimmable(char c) {

@@ -195,12 +195,14 @@ class DedupOperatorTest {
       var a = open(spec, 4, backend, null);
       feed(a, part1);
       OperatorSnapshotFutures pending = startCheckpoint(a, 1);
+      var headersAtSnapshot = ((DedupOperator) a.getOperator()).openHeaders();
       List<Boolean> afterA = feed(a, part2);
       a.prepareSnapshotPreBarrier(2); // flushes everything into state objects
       OperatorSubtaskState snapshot = complete(pending);
       a.close();
 
       var b = open(spec, 4, backend, snapshot);
+      assertEquals(headersAtSnapshot, ((DedupOperator) b.getOperator()).storedHeaders(), kind + " on " + backend);
       List<Boolean> afterB = feed(b, part2);
       b.close();
       assertEquals(afterA, afterB, kind + " on " + backend);

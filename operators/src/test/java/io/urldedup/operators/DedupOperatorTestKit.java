@@ -59,10 +59,14 @@ final class DedupOperatorTestKit {
   private DedupOperatorTestKit() {}
 
   static UrlRecord record(String url, boolean force) {
+    return record(url, force, SHARDS);
+  }
+
+  static UrlRecord record(String url, boolean force, int shards) {
     byte[] bytes = url.getBytes(StandardCharsets.UTF_8);
     long[] h = new long[2];
     HASHER.hash(bytes, 0, bytes.length, h);
-    return new UrlRecord(url, bytes, null, RecordHeaders.EMPTY, h[0], h[1], UrlHasher.shard(h[0], h[1], SHARDS), force);
+    return new UrlRecord(url, bytes, null, RecordHeaders.EMPTY, h[0], h[1], UrlHasher.shard(h[0], h[1], shards), force);
   }
 
   static UrlRecord record(String url) {
@@ -70,9 +74,13 @@ final class DedupOperatorTestKit {
   }
 
   static List<UrlRecord> urls(String prefix, int from, int to) {
+    return urls(prefix, from, to, SHARDS);
+  }
+
+  static List<UrlRecord> urls(String prefix, int from, int to, int shards) {
     List<UrlRecord> out = new ArrayList<>();
     for (int i = from; i < to; i++) {
-      out.add(record("https://host" + (i % 17) + ".example/" + prefix + "/" + i));
+      out.add(record("https://host" + (i % 17) + ".example/" + prefix + "/" + i, false, shards));
     }
     return out;
   }

@@ -1,0 +1,96 @@
+package io.urldedup.operators;
+
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Decodes raw records into canonical, hashed {@link UrlRecord}s (see {@link RecordDecoder}).
+ * Invalid input goes to {@link #DEAD_LETTERS} with its original bytes and a reason; this function
+ * never throws on input.
+ *
+ * <p>Metrics (group {@code urldedup}): counters {@code recordsIn}, {@code invalid} and
+ * {@code invalid_<reason>}, with {@code LongCounter} accumulators of the same names prefixed
+ * {@code urldedup.}.
+ */
+public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final OutputTag<DeadLetter> DEAD_LETTERS =
+      new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
+
+  public static final String METRIC_GROUP = "urldedup";
+
+  private final DecodeConfig config;
+
+  private transient RecordDecoder decoder;
+  private transient Counter recordsIn;
+  private transient Counter invalid;
+  private transient Counter[] invalidBy;
+  private transient LongCounter recordsInAcc;
+  private transient LongCounter invalidAcc;
+  private transient LongCounter[] invalidByAcc;
+
+  public DecodeFunction(DecodeConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public void open(OpenContext openContext) throws Exception {
+    decoder = new RecordDecoder(config);
+    RuntimeContext rc = getRuntimeContext();
+    MetricGroup g = rc.getMetricGroup().addGroup(METRIC_GROUP);
+    recordsIn = g.counter("recordsIn");
+    invalid = g.counter("invalid");
+    recordsInAcc = accumulator(rc, "recordsIn");
+    invalidAcc = accumulator(rc, "invalid");
+    RejectReason[] reasons = RejectReason.values();
+    invalidBy = new Counter[reasons.length];
+    invalidByAcc = new LongCounter[reasons.length];
+    for (RejectReason r : reasons) {
+      String name = "invalid_" + r.label();
+      invalidBy[r.ordinal()] = g.counter(name);
+      invalidByAcc[r.ordinal()] = accumulator(rc, name);
+    }
+  }
+
+  private static LongCounter accumulator(RuntimeContext rc, String name) {
+    LongCounter c = new LongCounter();
+    rc.addAccumulator(METRIC_GROUP + "." + name, c);
+    return c;
+  }
+
+  @Override
+  public void processElement(RawRecord in, Context ctx, Collector<UrlRecord> out) {
+    recordsIn.inc();
+    recordsInAcc.add(1L);
+    UrlRecord decoded;
+    try {
+      decoded = decoder.decode(in);
+    } catch (UrlRejectedException e) {
+      reject(in, e.reason(), e.detail(), ctx);
+      return;
+    } catch (RuntimeException e) {
+      // a bug, not bad input: keep the record (dead letter) and the job alive
+      reject(in, RejectReason.UNPARSEABLE, "decoder failure: " + e, ctx);
+      return;
+    }
+    out.collect(decoded);
+  }
+
+  private void reject(RawRecord in, RejectReason reason, String detail, Context ctx) {
+    invalid.inc();
+    invalidAcc.add(1L);
+    invalidBy[reason.ordinal()].inc();
+    invalidByAcc[reason.ordinal()].add(1L);
+    ctx.output(DEAD_LETTERS,
+        new DeadLetter(in.value, in.key, in.headers, reason, detail, in.origin));
+  }
+}

@@ -1,0 +1,319 @@
+package io.urldedup.operators;
+
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.urldedup.state.UrlHasher;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Decodes one {@link RawRecord} into a {@link UrlRecord}: UTF-8 check, format (text or JSON),
+ * canonical URL, one hash of its UTF-8 bytes, shard and output key. Invalid input raises
+ * {@link UrlRejectedException} with the reason; no other exception is expected on any input.
+ *
+ * <p>JSON values keep every byte but the {@code url} string, which is replaced by the canonical
+ * URL (spliced at the token's byte offsets, JSON-escaped). When the canonical URL equals the input
+ * the input array is reused and hashed in place.
+ *
+ * <p>Not thread-safe: one instance per task.
+ */
+public final class RecordDecoder {
+
+  /** Hard limit on a JSON value (Kafka's default {@code max.message.bytes} is about 1 MB). */
+  public static final int MAX_JSON_BYTES = 1 << 20;
+
+  private static final int MAX_DETAIL = 200;
+
+  private final DecodeConfig config;
+  private final int maxUrlBytes;
+  private final int shards;
+  private final UrlCanonicalizer canonicalizer;
+  private final OutputKey outputKey;
+  private final UrlHasher hasher;
+  private final Utf8 utf8 = new Utf8();
+  private final JsonFactory json = JsonFactory.builder().build();
+  private final long[] hash = new long[2];
+
+  public RecordDecoder(DecodeConfig config) {
+    this.config = config;
+    this.maxUrlBytes = config.maxUrlBytes();
+    this.shards = config.shards();
+    this.canonicalizer = UrlCanonicalizer.of(config);
+    this.outputKey = new OutputKey(config.keyMode());
+    this.hasher = new UrlHasher(config.hashSeed());
+  }
+
+  public UrlRecord decode(RawRecord r) throws UrlRejectedException {
+    return config.format() == DecodeConfig.Format.JSON ? decodeJson(r) : decodeText(r);
+  }
+
+  private UrlRecord decodeText(RawRecord r) throws UrlRejectedException {
+    byte[] v = r.value;
+    if (v == null) {
+      throw new UrlRejectedException(RejectReason.EMPTY, "null value (tombstone)");
+    }
+    int s = 0;
+    int e = v.length;
+    while (s < e && isSpace(v[s])) {
+      s++;
+    }
+    while (e > s && isSpace(v[e - 1])) {
+      e--;
+    }
+    if (s == e) {
+      throw new UrlRejectedException(RejectReason.EMPTY,
+          v.length == 0 ? "empty value" : "value is only whitespace");
+    }
+    int len = e - s;
+    if (len > maxUrlBytes) {
+      throw tooLong("URL", len);
+    }
+    String url;
+    if (Utf8.isAscii(v, s, len)) {
+      url = new String(v, s, len, ISO_8859_1);
+    } else {
+      int bad = utf8.firstMalformed(v, s, len);
+      if (bad >= 0) {
+        throw new UrlRejectedException(RejectReason.BAD_UTF8,
+            "malformed UTF-8 at byte " + (s + bad));
+      }
+      url = new String(v, s, len, UTF_8);
+    }
+    String c = canonicalizer.canonicalize(url);
+    byte[] out;
+    if (c.equals(url)) {
+      out = s == 0 && e == v.length ? v : Arrays.copyOfRange(v, s, e);
+    } else {
+      out = c.getBytes(UTF_8);
+    }
+    if (out.length > maxUrlBytes) {
+      throw tooLong("canonical URL", out.length);
+    }
+    return emit(c, out, out, 0, out.length, r, false);
+  }
+
+  private UrlRecord decodeJson(RawRecord r) throws UrlRejectedException {
+    byte[] v = r.value;
+    if (v == null) {
+      throw new UrlRejectedException(RejectReason.EMPTY, "null value (tombstone)");
+    }
+    if (v.length == 0) {
+      throw new UrlRejectedException(RejectReason.EMPTY, "empty value");
+    }
+    if (v.length > MAX_JSON_BYTES) {
+      throw new UrlRejectedException(RejectReason.TOO_LONG,
+          "JSON value is " + v.length + " bytes (limit " + MAX_JSON_BYTES + ")");
+    }
+    int bad = utf8.firstMalformed(v, 0, v.length);
+    if (bad >= 0) {
+      throw new UrlRejectedException(RejectReason.BAD_UTF8, "malformed UTF-8 at byte " + bad);
+    }
+
+    String url = null;
+    long urlOffset = -1;
+    JsonToken urlType = null;
+    int urlCount = 0;
+    int forceCount = 0;
+    JsonToken forceType = null;
+    try (JsonParser p = json.createParser(v)) {
+      JsonToken t = p.nextToken();
+      if (t == null) {
+        throw new UrlRejectedException(RejectReason.EMPTY, "value is only whitespace");
+      }
+      if (t != JsonToken.START_OBJECT) {
+        p.skipChildren();
+        checkEnd(p);
+        throw new UrlRejectedException(RejectReason.NOT_OBJECT,
+            "top-level JSON value is " + describe(t) + ", not an object");
+      }
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        if ("url".equals(name)) {
+          urlCount++;
+          urlType = value;
+          if (value == JsonToken.VALUE_STRING) {
+            url = p.getText();
+            urlOffset = p.currentTokenLocation().getByteOffset();
+          }
+        } else if ("force".equals(name)) {
+          forceCount++;
+          forceType = value;
+        }
+        p.skipChildren();
+      }
+      if (t != JsonToken.END_OBJECT) {
+        throw new UrlRejectedException(RejectReason.NOT_JSON, "unexpected token " + t);
+      }
+      checkEnd(p);
+    } catch (JsonProcessingException ex) {
+      throw new UrlRejectedException(RejectReason.NOT_JSON, jsonDetail(ex));
+    } catch (IOException ex) {
+      throw new UrlRejectedException(RejectReason.NOT_JSON, clip(String.valueOf(ex.getMessage())));
+    }
+
+    if (urlCount > 1 || forceCount > 1) {
+      throw new UrlRejectedException(RejectReason.DUPLICATE_FIELD,
+          "field '" + (urlCount > 1 ? "url" : "force") + "' appears more than once");
+    }
+    if (urlCount == 0) {
+      throw new UrlRejectedException(RejectReason.MISSING_URL, "no top-level field 'url'");
+    }
+    if (url == null) {
+      throw new UrlRejectedException(RejectReason.URL_NOT_STRING,
+          "field 'url' is " + describe(urlType) + ", not a string");
+    }
+    boolean force = false;
+    if (forceCount == 1) {
+      if (forceType == JsonToken.VALUE_TRUE) {
+        force = true;
+      } else if (forceType != JsonToken.VALUE_FALSE) {
+        throw new UrlRejectedException(RejectReason.FORCE_NOT_BOOLEAN,
+            "field 'force' is " + describe(forceType) + ", not true or false");
+      }
+    }
+    int urlBytes = utf8Length(url);
+    if (urlBytes > maxUrlBytes) {
+      throw tooLong("URL", urlBytes);
+    }
+
+    // the raw string token: opening quote at urlOffset, closing quote found by skipping escapes
+    int q0 = (int) urlOffset;
+    if (urlOffset < 0 || urlOffset >= v.length || v[q0] != '"') {
+      throw new UrlRejectedException(RejectReason.NOT_JSON, "url token not found at its offset");
+    }
+    int q1 = q0 + 1;
+    while (q1 < v.length && v[q1] != '"') {
+      q1 += v[q1] == '\\' ? 2 : 1;
+    }
+    if (q1 >= v.length) {
+      throw new UrlRejectedException(RejectReason.NOT_JSON, "url string not terminated");
+    }
+
+    String c = canonicalizer.canonicalize(url);
+    int rawLen = q1 - q0 - 1;
+    if (c.length() == rawLen && asciiEquals(c, v, q0 + 1)) {
+      // canonical, unescaped and ASCII: the input is the output
+      return emit(c, v, v, q0 + 1, rawLen, r, force);
+    }
+    byte[] quoted = JsonStringEncoder.getInstance().quoteAsUTF8(c);
+    byte[] out = new byte[v.length - rawLen + quoted.length];
+    System.arraycopy(v, 0, out, 0, q0 + 1);
+    System.arraycopy(quoted, 0, out, q0 + 1, quoted.length);
+    System.arraycopy(v, q1, out, q0 + 1 + quoted.length, v.length - q1);
+    byte[] cb = quoted.length == c.length() && Utf8.isAscii(quoted, 0, quoted.length)
+        && asciiEquals(c, quoted, 0) ? quoted : c.getBytes(UTF_8);
+    if (cb.length > maxUrlBytes) {
+      throw tooLong("canonical URL", cb.length);
+    }
+    return emit(c, out, cb, 0, cb.length, r, force);
+  }
+
+  private UrlRecord emit(String url, byte[] value, byte[] hashBytes, int off, int len, RawRecord r,
+      boolean force) {
+    hasher.hash(hashBytes, off, len, hash);
+    long h1 = hash[0];
+    long h2 = hash[1];
+    return new UrlRecord(url, value, outputKey.of(url), r.headers, h1, h2,
+        UrlHasher.shard(h1, h2, shards), force);
+  }
+
+  private static void checkEnd(JsonParser p) throws IOException, UrlRejectedException {
+    JsonToken t = p.nextToken();
+    if (t != null) {
+      throw new UrlRejectedException(RejectReason.NOT_JSON,
+          "trailing content after the top-level value at byte "
+              + p.currentTokenLocation().getByteOffset());
+    }
+  }
+
+  private UrlRejectedException tooLong(String what, int bytes) {
+    return new UrlRejectedException(RejectReason.TOO_LONG,
+        what + " is " + bytes + " bytes (--max-url-bytes " + maxUrlBytes + ")");
+  }
+
+  private static boolean isSpace(byte b) {
+    return b == ' ' || b == '\t' || b == '\r' || b == '\n' || b == '\f' || b == 0x0B;
+  }
+
+  private static boolean asciiEquals(String s, byte[] b, int off) {
+    if (off + s.length() > b.length) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80 || b[off + i] != (byte) c) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int utf8Length(String s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n++;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+
+  private static String describe(JsonToken t) {
+    if (t == null) {
+      return "missing";
+    }
+    switch (t) {
+      case START_ARRAY:
+        return "an array";
+      case START_OBJECT:
+        return "an object";
+      case VALUE_STRING:
+        return "a string";
+      case VALUE_NUMBER_INT:
+      case VALUE_NUMBER_FLOAT:
+        return "a number";
+      case VALUE_TRUE:
+      case VALUE_FALSE:
+        return "a boolean";
+      case VALUE_NULL:
+        return "null";
+      default:
+        return t.name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private static String jsonDetail(JsonProcessingException e) {
+    String m = String.valueOf(e.getOriginalMessage());
+    int nl = m.indexOf('\n');
+    if (nl >= 0) {
+      m = m.substring(0, nl);
+    }
+    JsonLocation loc = e.getLocation();
+    if (loc != null && loc.getByteOffset() >= 0) {
+      m = m + " (at byte " + loc.getByteOffset() + ")";
+    }
+    return clip(m);
+  }
+
+  private static String clip(String s) {
+    return s.length() <= MAX_DETAIL ? s : s.substring(0, MAX_DETAIL) + "...";
+  }
+}

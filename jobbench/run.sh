@@ -13,13 +13,14 @@
 #
 # Environment: JOBBENCH_UNIQUE (unique URLs, default records/2), JOBBENCH_SEED (42),
 # JOBBENCH_XMX (4g), JOBBENCH_TIMEOUT (per run, seconds, 1800), JOBBENCH_INTERVAL (10s),
-# JOBBENCH_FLAGS (extra flags for every run), JOBBENCH_STABLE_FLAGS (--memory 16m),
-# JOBBENCH_SCALABLE_FLAGS (--capacity <unique URLs>), JOBBENCH_JFR=1 (a JFR recording per run),
+# JOBBENCH_FLAGS (extra flags for every run), JOBBENCH_STABLE_FLAGS (--memory 16m --cache-memory 32m),
+# JOBBENCH_SCALABLE_FLAGS (--capacity <unique URLs> --cache-memory 32m), JOBBENCH_COMPACT_EAGERLY
+# (true: urldedup runs on RocksDB compact L0 at every flush, see CompactEagerly), JOBBENCH_JFR=1,
 # JOBBENCH_SKIP_BUILD=1.
 set -euo pipefail
 
 if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 OUT=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -32,8 +33,9 @@ XMX=${JOBBENCH_XMX:-4g}
 TIMEOUT=${JOBBENCH_TIMEOUT:-1800}
 INTERVAL=${JOBBENCH_INTERVAL:-10s}
 DATA=${JOBBENCH_DATA:-/tmp/urldedup-jobbench}
-STABLE_FLAGS=${JOBBENCH_STABLE_FLAGS:---memory 16m}
-SCALABLE_FLAGS=${JOBBENCH_SCALABLE_FLAGS:---capacity $UNIQUE}
+STABLE_FLAGS=${JOBBENCH_STABLE_FLAGS:---memory 16m --cache-memory 32m}
+SCALABLE_FLAGS=${JOBBENCH_SCALABLE_FLAGS:---capacity $UNIQUE --cache-memory 32m}
+COMPACT_EAGERLY=${JOBBENCH_COMPACT_EAGERLY:-true}
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -93,8 +95,8 @@ for backend in "${BACKEND_LIST[@]}"; do
     rm -rf "$work"
     flags=(${JOBBENCH_FLAGS:-})
     case "$job" in
-      stable) flags+=($STABLE_FLAGS) ;;
-      scalable) flags+=($SCALABLE_FLAGS) ;;
+      stable) flags+=($STABLE_FLAGS --compact-eagerly "$COMPACT_EAGERLY") ;;
+      scalable) flags+=($SCALABLE_FLAGS --compact-eagerly "$COMPACT_EAGERLY") ;;
     esac
     jfr=()
     if [[ "${JOBBENCH_JFR:-0}" == 1 ]]; then

@@ -13,6 +13,14 @@ final class BenchProbe {
   static volatile long endOfInputNanos;
   static final ConcurrentHashMap<Long, Long> linesAtCheckpoint = new ConcurrentHashMap<>();
 
+  // CPU time, load-robust: the source+decode thread, the keyed thread (dedup + sink), the process
+  static volatile long sourceCpuStart;
+  static volatile long sourceCpuEnd;
+  static volatile long keyedCpuStart;
+  static volatile long keyedCpuEnd;
+  static volatile long processCpuStart;
+  static volatile long processCpuEnd;
+
   static volatile long emitted;
   static volatile long emittedFirsts;
   static volatile long emittedRepeats;
@@ -20,4 +28,13 @@ final class BenchProbe {
   static volatile long unnumbered;
 
   private BenchProbe() {}
+
+  static long threadCpu() {
+    return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+  }
+
+  static long processCpu() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
 }

@@ -67,7 +67,7 @@ public final class JobBench {
     Map<String, String> own = new LinkedHashMap<>();
     List<String> jobFlags = new ArrayList<>();
     List<String> ownNames = List.of("job", "backend", "input", "truth-bits", "work", "out",
-        "interval", "parallelism", "ttl", "managed", "timeout");
+        "interval", "parallelism", "ttl", "managed", "timeout", "compact-eagerly");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String name = a.startsWith("--") ? a.substring(2) : null;
@@ -123,6 +123,10 @@ public final class JobBench {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(managed));
     conf.set(RestOptions.BIND_PORT, "0");
+    boolean compactEagerly = Boolean.parseBoolean(own.getOrDefault("compact-eagerly", "false"));
+    if (compactEagerly && backend.equals("rocksdb")) {
+      conf.setString("state.backend.rocksdb.options-factory", CompactEagerly.class.getName());
+    }
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(parallelism);
@@ -153,6 +157,7 @@ public final class JobBench {
     result.put("uniques", truth.uniques());
     result.put("parallelism", parallelism);
     result.put("jobFlags", String.join(" ", jobFlags));
+    result.put("compactEagerly", compactEagerly);
 
     MiniClusterConfiguration mcc = new MiniClusterConfiguration.Builder()
         .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(Math.max(1, parallelism))
@@ -204,6 +209,13 @@ public final class JobBench {
       r.put("processSeconds", String.format(Locale.ROOT, "%.2f", secs));
       r.put("recordsPerSecond", Math.round(truth.lines / secs));
     }
+    if (BenchProbe.sourceCpuEnd > 0) {
+      r.put("decodeCpuUsPerRecord", us(BenchProbe.sourceCpuEnd - BenchProbe.sourceCpuStart, truth.lines));
+    }
+    if (BenchProbe.keyedCpuEnd > 0) {
+      r.put("keyedCpuUsPerRecord", us(BenchProbe.keyedCpuEnd - BenchProbe.keyedCpuStart, truth.lines));
+      r.put("processCpuUsPerRecord", us(BenchProbe.processCpuEnd - BenchProbe.processCpuStart, truth.lines));
+    }
     r.put("emitted", BenchProbe.emitted);
     long fp = truth.uniques() - BenchProbe.emittedFirsts;
     long repeats = truth.lines - truth.uniques();
@@ -226,9 +238,10 @@ public final class JobBench {
   }
 
   /**
-   * Every completed checkpoint as {@code id:linesCovered:uniquesCovered:stateSize:checkpointedSize},
-   * and the one the table uses: the last one that still holds the operators' state (a checkpoint
-   * taken after all tasks finished records finished operators without state).
+   * Every completed checkpoint as {@code id:linesCovered:uniquesCovered:stateSize:checkpointedSize};
+   * the final one (the whole stream); and the mean and max bytes per unique URL over those covering
+   * at least half the stream (an incremental RocksDB checkpoint also references stale versions
+   * until compaction, so its size swings between checkpoints).
    */
   private static void checkpoints(Map<String, Object> r, TruthBits truth, CheckpointStatsSnapshot stats) {
     List<AbstractCheckpointStats> done = new ArrayList<>();
@@ -239,29 +252,48 @@ public final class JobBench {
     }
     done.sort((a, b) -> Long.compare(a.getCheckpointId(), b.getCheckpointId()));
     StringBuilder all = new StringBuilder();
-    AbstractCheckpointStats pick = null;
-    long pickLines = 0;
+    AbstractCheckpointStats last = null;
+    long lastLines = 0;
+    double max = 0;
+    double sum = 0;
+    int half = 0;
     for (AbstractCheckpointStats s : done) {
       Long lines = BenchProbe.linesAtCheckpoint.get(s.getCheckpointId());
       long l = lines == null ? truth.lines : lines;
-      all.append(s.getCheckpointId()).append(':').append(l).append(':').append(truth.uniquesBefore(l))
+      long u = truth.uniquesBefore(l);
+      all.append(s.getCheckpointId()).append(':').append(l).append(':').append(u)
           .append(':').append(s.getStateSize()).append(':').append(s.getCheckpointedSize()).append(' ');
-      if (pick == null || s.getStateSize() >= pick.getStateSize() / 2) {
-        pick = s;
-        pickLines = l;
+      if (l >= lastLines) {
+        last = s;
+        lastLines = l;
+      }
+      if (2 * l >= truth.lines && u > 0) {
+        double b = (double) s.getStateSize() / u;
+        max = Math.max(max, b);
+        sum += b;
+        half++;
       }
     }
     r.put("checkpointsCompleted", done.size());
     r.put("checkpoints", all.toString().trim());
-    if (pick != null) {
-      long u = truth.uniquesBefore(pickLines);
-      r.put("ckptId", pick.getCheckpointId());
-      r.put("ckptLines", pickLines);
+    if (last != null) {
+      long u = truth.uniquesBefore(lastLines);
+      r.put("ckptId", last.getCheckpointId());
+      r.put("ckptLines", lastLines);
       r.put("ckptUniques", u);
-      r.put("ckptStateBytes", pick.getStateSize());
-      r.put("ckptIncrementalBytes", pick.getCheckpointedSize());
-      r.put("ckptBytesPerUnique", String.format(Locale.ROOT, "%.3f", u == 0 ? 0.0 : (double) pick.getStateSize() / u));
+      r.put("ckptStateBytes", last.getStateSize());
+      r.put("ckptIncrementalBytes", last.getCheckpointedSize());
+      r.put("ckptBytesPerUnique", String.format(Locale.ROOT, "%.3f", u == 0 ? 0.0 : (double) last.getStateSize() / u));
     }
+    if (half > 0) {
+      r.put("ckptSecondHalfCount", half);
+      r.put("ckptSecondHalfMeanBytesPerUnique", String.format(Locale.ROOT, "%.3f", sum / half));
+      r.put("ckptSecondHalfMaxBytesPerUnique", String.format(Locale.ROOT, "%.3f", max));
+    }
+  }
+
+  private static String us(long nanos, long records) {
+    return String.format(Locale.ROOT, "%.3f", nanos / 1e3 / Math.max(1, records));
   }
 
   private static long du(Path dir) throws IOException {

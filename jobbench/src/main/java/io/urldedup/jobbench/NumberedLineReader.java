@@ -57,6 +57,8 @@ final class NumberedLineReader implements Iterator<RawRecord> {
     next = null;
     if (BenchProbe.firstRecordNanos == 0) {
       BenchProbe.firstRecordNanos = System.nanoTime();
+      BenchProbe.sourceCpuStart = BenchProbe.threadCpu();
+      BenchProbe.processCpuStart = BenchProbe.processCpu();
     }
     BenchProbe.linesRead = line;
     return r;
@@ -68,6 +70,7 @@ final class NumberedLineReader implements Iterator<RawRecord> {
       if (pos == end && !fill()) {
         eof = true;
         file.close();
+        BenchProbe.sourceCpuEnd = BenchProbe.threadCpu();
         return acc == null ? null : record(acc, 0, acc.length);
       }
       int s = pos;

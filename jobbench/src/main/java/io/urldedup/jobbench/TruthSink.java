@@ -2,7 +2,6 @@ package io.urldedup.jobbench;
 
 import io.urldedup.operators.UrlRecord;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.BitSet;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -44,7 +43,9 @@ final class TruthSink implements Sink<UrlRecord> {
 
     @Override
     public void write(UrlRecord r, Context context) {
-      emitted++;
+      if (emitted++ == 0) {
+        BenchProbe.keyedCpuStart = BenchProbe.threadCpu();
+      }
       byte[] b = r.headers.lastValue(NumberedLineSource.LINE_HEADER);
       if (b == null || b.length != 8) {
         unnumbered++;
@@ -71,6 +72,8 @@ final class TruthSink implements Sink<UrlRecord> {
     public void flush(boolean endOfInput) {
       if (endOfInput && BenchProbe.endOfInputNanos == 0) {
         BenchProbe.endOfInputNanos = System.nanoTime();
+        BenchProbe.keyedCpuEnd = BenchProbe.threadCpu();
+        BenchProbe.processCpuEnd = BenchProbe.processCpu();
       }
       publish();
     }
@@ -87,9 +90,5 @@ final class TruthSink implements Sink<UrlRecord> {
     public void close() {
       publish();
     }
-  }
-
-  static UncheckedIOException unchecked(IOException e) {
-    return new UncheckedIOException(e);
   }
 }

@@ -2,7 +2,8 @@
 # A real local stack on loopback, from Maven jars: one KRaft Kafka 4.2.0 broker (combined
 # broker+controller) and a Flink 2.2.1 standalone session cluster (JobManager and TaskManager as
 # separate JVMs, Web UI, RocksDB, Prometheus reporter). Everything it writes (jars, data, logs, pid
-# files) is under $URLDEDUP_STACK_DIR (default deploy/local/.work, gitignored).
+# files) is under $URLDEDUP_STACK_DIR (default deploy/local/.work, gitignored); ports and topic names
+# can be overridden by the environment variables below (e2e.sh runs a second stack that way).
 #
 #   stack.sh up        fetch jars (first time), start what is not running, create the topics
 #   stack.sh down      stop the processes this script started (pid files), nothing else
@@ -18,7 +19,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 WORK="${URLDEDUP_STACK_DIR:-$HERE/.work}"
-LIB="$WORK/lib"
+# the jars are shared between stacks (e2e.sh runs its own stack under .work/e2e)
+LIB="${URLDEDUP_STACK_LIB:-$HERE/.work/lib}"
 LOGS="$WORK/logs"
 PIDS="$WORK/pids"
 CONF="$WORK/conf"
@@ -192,10 +194,52 @@ create_topic() {
 }
 
 topics_up() {
-  create_topic "$INPUT_TOPIC" 4
-  create_topic "$OUTPUT_TOPIC" 4
-  create_topic "$DLQ_TOPIC" 1
+  # one JVM per topic (TopicCommand takes one): in parallel, they are idempotent (--if-not-exists)
+  local p1 p2 p3
+  create_topic "$INPUT_TOPIC" 4 & p1=$!
+  create_topic "$OUTPUT_TOPIC" 4 & p2=$!
+  create_topic "$DLQ_TOPIC" 1 & p3=$!
+  wait "$p1" && wait "$p2" && wait "$p3" || die "creating topics failed"
   log "topics: $INPUT_TOPIC (4), $OUTPUT_TOPIC (4), $DLQ_TOPIC (1)"
+}
+
+# produce TOPIC < lines: one record per line, no key.
+produce() {
+  kafka_tool org.apache.kafka.tools.ConsoleProducer --bootstrap-server "$BOOTSTRAP" --topic "$1" \
+    --command-property linger.ms=20 --command-property batch.size=262144
+}
+
+# consume TOPIC TIMEOUT_MS [ARGS...]: committed records from the beginning until idle for TIMEOUT_MS.
+consume() {
+  local topic="$1" idle="$2"; shift 2
+  kafka_tool org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server "$BOOTSTRAP" --topic "$topic" \
+    --from-beginning --isolation-level read_committed --timeout-ms "$idle" "$@" 2>/dev/null || true
+}
+
+ensure_samples() {
+  if [ ! -f "$REPO/samples/target/classes/io/urldedup/samples/FrontierConsumer.class" ]; then
+    log "building samples"
+    (cd "$REPO" && mvn -B -ntp -q -pl samples compile) >"$LOGS/build-samples.log" 2>&1 \
+      || { tail -n 40 "$LOGS/build-samples.log" >&2; die "samples build failed"; }
+  fi
+}
+
+# read_topic TOPIC [--print-headers]: every committed record up to the topic's current end (no
+# idle-timeout guessing, no consumer group), one a line: partition<TAB>key<TAB>value[<TAB>headers].
+read_topic() {
+  local topic="$1"; shift
+  ensure_samples
+  "$JAVA" -Xmx256m -Dlog4j2.configurationFile="$CONF/kafka/tools-log4j2.properties" \
+    -cp "$REPO/samples/target/classes:$(kafka_cp)" io.urldedup.samples.FrontierConsumer \
+    --bootstrap-servers "$BOOTSTRAP" --topic "$topic" --print "$@" 2>/dev/null || true
+}
+
+# metric NAME: a urldedup metric summed over subtasks, from the TaskManager's Prometheus endpoint
+# (flink_taskmanager_job_task_operator_urldedup_NAME); "-" when not served (yet).
+metric() {
+  { curl -fsS --max-time 3 "http://127.0.0.1:$PROM_TM_PORT/metrics" 2>/dev/null || true; } \
+    | awk -v n="flink_taskmanager_job_task_operator_urldedup_$1" \
+      '$1 ~ "^"n"\\{" || $1 == n { s += $NF; found = 1 } END { if (found) printf "%d\n", s; else print "-" }'
 }
 
 # ---------------------------------------------------------------- Flink
@@ -372,9 +416,11 @@ cancel() {
 cmd_up() {
   local t0; t0=$(date +%s)
   fetch
-  kafka_up
-  topics_up
+  # Kafka and Flink do not depend on each other: start them side by side
+  local kpid
+  ( kafka_up && topics_up ) & kpid=$!
   flink_up
+  wait "$kpid" || die "kafka did not come up"
   log "up in $(( $(date +%s) - t0 )) s; Web UI http://127.0.0.1:$FLINK_REST_PORT, Kafka $BOOTSTRAP"
 }
 

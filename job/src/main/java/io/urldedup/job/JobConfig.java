@@ -80,7 +80,8 @@ public final class JobConfig {
           "stable: fixed memory, forgets old URLs (they come back for recrawl);"
               + " scalable: never re-emits a URL, memory grows with distinct URLs."),
       new Flag(FILTER, "fpr", "RATE", "0.01",
-          "Target false-positive rate, 0 < RATE < 1 (a false positive is a page never crawled)."),
+          "Target false-positive rate, 1e-9 <= RATE < 0.5 (a false positive is a page never"
+              + " crawled)."),
       new Flag(FILTER, "memory", "SIZE", "128m", "stable: total filter memory, e.g. 64m, 1g."),
       new Flag(FILTER, "cell-bits", "1..4", "2", "stable: bits per cell d (Max = 2^d - 1)."),
       new Flag(FILTER, "capacity", "N", "1000000",
@@ -112,7 +113,7 @@ public final class JobConfig {
       new Flag(RUNTIME, "checkpoint-dir", "URI", null,
           "Checkpoint storage, e.g. file:///var/urldedup/ckpt or s3://...; without it the"
               + " JobManager's memory (not durable)."),
-      new Flag(RUNTIME, "checkpoint-interval", "DURATION", "10s (embedded: off)",
+      new Flag(RUNTIME, "checkpoint-interval", "DURATION", "10s (embedded: off unless this or --checkpoint-dir is given)",
           "Exactly-once output becomes visible at checkpoints, so this is the output latency."),
       new Flag(RUNTIME, "cache-memory", "SIZE", "8m",
           "Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints."),
@@ -232,7 +233,7 @@ public final class JobConfig {
     transactionTimeout = duration("transaction-timeout", v.getOrDefault("transaction-timeout", "10min"));
 
     filter = choice("filter", v.getOrDefault("filter", "scalable"), FilterSpec.Kind.class);
-    fpr = openUnit("fpr", v.getOrDefault("fpr", "0.01"));
+    fpr = fpr(v.getOrDefault("fpr", "0.01"));
     memoryBytes = size("memory", v.getOrDefault("memory", "128m"));
     cellBits = intRange("cell-bits", v.getOrDefault("cell-bits", "2"), 1, 4);
     capacity = longMin("capacity", v.getOrDefault("capacity", "1000000"), 1);
@@ -478,6 +479,20 @@ public final class JobConfig {
     if (!(d > 0 && d < 1)) {
       throw new ConfigException("--" + flag + ": '" + value + "' is not accepted; accepted: a number"
           + " strictly between 0 and 1, e.g. 0.01");
+    }
+    return d;
+  }
+
+  private static double fpr(String value) {
+    double d;
+    try {
+      d = Double.parseDouble(value.strip());
+    } catch (NumberFormatException e) {
+      d = Double.NaN;
+    }
+    if (!(d >= FilterSpec.MIN_FPR && d < FilterSpec.MAX_FPR)) {
+      throw new ConfigException("--fpr: '" + value + "' is not accepted; accepted: a rate from "
+          + FilterSpec.MIN_FPR + " up to (not including) " + FilterSpec.MAX_FPR + ", e.g. 0.01 or 1e-6");
     }
     return d;
   }

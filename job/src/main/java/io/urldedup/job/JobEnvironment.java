@@ -23,6 +23,8 @@ public final class JobEnvironment {
     Configuration conf = new Configuration();
     // Key groups bound rescaling: fixed from the shard count, savepoints rescale up to it.
     conf.set(PipelineOptions.MAX_PARALLELISM, c.maxParallelism());
+    // every record type has its own serializer: fail at job build time rather than fall back to Kryo
+    conf.set(PipelineOptions.GENERIC_TYPES, false);
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend.name().toLowerCase(Locale.ROOT));
     conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
     if (c.checkpointInterval != null) {

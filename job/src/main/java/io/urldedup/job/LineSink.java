@@ -4,6 +4,7 @@ import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Arrays;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -26,9 +27,12 @@ public final class LineSink<T> implements Sink<T> {
 
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) throws IOException {
-    OutputStream os = "-".equals(path)
-        ? new NonClosing(System.out)
-        : new FileOutputStream(path, context.getRestoredCheckpointId().isPresent());
+    if ("-".equals(path)) {
+      // unbuffered here: each line is one synchronized write to stdout, so output and dead
+      // letters both sent to '-' never interleave inside a line
+      return new Writer<>(new NonClosing(System.out), format);
+    }
+    OutputStream os = new FileOutputStream(path, context.getRestoredCheckpointId().isPresent());
     return new Writer<>(new BufferedOutputStream(os, 1 << 16), format);
   }
 
@@ -43,8 +47,10 @@ public final class LineSink<T> implements Sink<T> {
 
     @Override
     public void write(T element, Context context) throws IOException {
-      out.write(format.apply(element));
-      out.write('\n');
+      byte[] b = format.apply(element);
+      byte[] line = Arrays.copyOf(b, b.length + 1);
+      line[b.length] = '\n';
+      out.write(line);
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.Properties;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.runtime.client.JobExecutionException;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import io.urldedup.operators.RawRecord;
@@ -28,7 +29,18 @@ public final class UrlDedupJob {
   private UrlDedupJob() {}
 
   public static void main(String[] args) throws Exception {
-    int code = run(args, System.out, System.err);
+    int code;
+    try {
+      code = run(args, System.out, System.err);
+    } catch (JobExecutionException e) {
+      // the failing task's stack trace is already in the log; name the root cause
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      System.err.println("urldedup: error: the job failed: " + root);
+      code = 1;
+    }
     if (code != 0) {
       System.exit(code);
     }

@@ -19,7 +19,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -34,6 +37,17 @@ import org.junit.jupiter.params.provider.CsvSource;
  * set of first occurrences.
  */
 class EmbeddedRunTest {
+
+  /**
+   * One mini-cluster for all runs (the embedded mode's {@code getExecutionEnvironment} picks it up
+   * instead of starting its own, which the launcher does): saves a cluster start per run.
+   */
+  @RegisterExtension
+  static final MiniClusterExtension FLINK = new MiniClusterExtension(
+      new MiniClusterResourceConfiguration.Builder()
+          .setNumberTaskManagers(1)
+          .setNumberSlotsPerTaskManager(4)
+          .build());
 
   static final int UNIQUE = 2000;
   static final int FORCED_EVERY = 100;
@@ -99,6 +113,10 @@ class EmbeddedRunTest {
         "--output", output.toString(), "--dlq", dlq.toString(), "--format", format,
         "--state-backend", backend, "--filter", "scalable", "--fpr", "1e-6", "--capacity", "20000",
         "--shards", "8", "--parallelism", "2", "--hash-seed", "12345"));
+    if (json) {
+      // the registrable-domain key loads the public suffix list (crawler-commons, commons-io)
+      args.addAll(List.of("--key", "domain"));
+    }
     if (checkpoints) {
       args.addAll(List.of("--checkpoint-interval", "100ms", "--checkpoint-dir", dir.resolve("ckpt").toString()));
     }

@@ -202,7 +202,7 @@ class JobConfigTest {
 
     Files.writeString(f, "input=x\nfpr=lots\n");
     m = error("--config", f.toString());
-    assertTrue(m.startsWith("--fpr") && m.contains("between 0 and 1"), m);
+    assertTrue(m.startsWith("--fpr") && m.contains("accepted: a rate"), m);
 
     m = error("--config", dir.resolve("missing.conf").toString());
     assertTrue(m.startsWith("--config: cannot read"), m);
@@ -211,9 +211,10 @@ class JobConfigTest {
   @Test
   void invalidValuesNameTheFlagAndTheAcceptedValues() {
     assertMessage(error("--input", "x", "--filter", "cuckoo"), "--filter", "stable, scalable");
-    assertMessage(error("--input", "x", "--fpr", "0"), "--fpr", "between 0 and 1");
-    assertMessage(error("--input", "x", "--fpr", "1.5"), "--fpr", "between 0 and 1");
-    assertMessage(error("--input", "x", "--fpr", "0.7"), "--fpr", "[");
+    assertMessage(error("--input", "x", "--fpr", "0"), "--fpr", "from 1.0E-9 up to (not including) 0.5");
+    assertMessage(error("--input", "x", "--fpr", "1.5"), "--fpr", "e.g. 0.01");
+    assertMessage(error("--input", "x", "--fpr", "0.7"), "--fpr", "0.5");
+    assertMessage(error("--input", "x", "--fpr", "often"), "--fpr", "0.5");
     assertMessage(error("--input", "x", "--memory", "lots"), "--memory", "64m, 1g");
     assertMessage(error("--input", "x", "--memory", "-5m"), "--memory", "64m, 1g");
     assertMessage(error("--input", "x", "--filter", "stable", "--memory", "100k"), "--memory", "4 KiB per shard");

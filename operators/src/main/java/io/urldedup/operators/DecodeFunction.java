@@ -9,6 +9,8 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decodes raw records into canonical, hashed {@link UrlRecord}s (see {@link RecordDecoder}).
@@ -22,6 +24,7 @@ import org.apache.flink.util.OutputTag;
 public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DecodeFunction.class);
 
   public static final OutputTag<DeadLetter> DEAD_LETTERS =
       new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
@@ -37,6 +40,7 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
   private transient LongCounter recordsInAcc;
   private transient LongCounter invalidAcc;
   private transient LongCounter[] invalidByAcc;
+  private transient boolean failureLogged;
 
   public DecodeFunction(DecodeConfig config) {
     this.config = config;
@@ -78,11 +82,33 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
       reject(in, e.reason(), e.detail(), ctx);
       return;
     } catch (RuntimeException e) {
-      // a bug, not bad input: keep the record (dead letter) and the job alive
+      // a bug, not bad input: keep the record (dead letter) and the job alive; log it once
+      if (!failureLogged) {
+        failureLogged = true;
+        LOG.warn("Decoder failure on record {} (sent to dead letters as unparseable; later"
+            + " failures are only counted)", in.origin, e);
+      }
       reject(in, RejectReason.UNPARSEABLE, "decoder failure: " + e, ctx);
       return;
     }
     out.collect(decoded);
+  }
+
+  /** The value of counter {@code name} of this instance (for tests). */
+  long counterValue(String name) {
+    switch (name) {
+      case "recordsIn":
+        return recordsIn.getCount();
+      case "invalid":
+        return invalid.getCount();
+      default:
+        for (RejectReason r : RejectReason.values()) {
+          if (name.equals("invalid_" + r.label())) {
+            return invalidBy[r.ordinal()].getCount();
+          }
+        }
+        throw new IllegalArgumentException("no counter " + name);
+    }
   }
 
   private void reject(RawRecord in, RejectReason reason, String detail, Context ctx) {

@@ -11,7 +11,9 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.IntSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -37,9 +39,9 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * on the way in (restore, cache miss) and on the way out (flush), unless the backend serializes
  * on access ({@code isSafeToReuseKVState}, RocksDB), where the copies would be pure waste.
  *
- * <p>A restored header built for other parameters or another seed fails the job at restore with
- * the {@link IncompatibleStateException} message, which names the flag; it never silently answers
- * "unseen" for everything.
+ * <p>A restored header built for other parameters or another seed fails the job at restore, without
+ * restarts, with the {@link IncompatibleStateException} message, which names the flag; it never
+ * silently answers "unseen" for everything.
  */
 public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     implements OneInputStreamOperator<UrlRecord, UrlRecord> {
@@ -50,8 +52,13 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   static final String HEADER_STATE = "urldedup-filter-header";
   static final String PAGES_STATE = "urldedup-filter-pages";
 
-  /** Gauges are republished every this many records (and at every snapshot). */
-  private static final int GAUGE_INTERVAL = 4096;
+  /**
+   * Gauges are recomputed at most every {@link #GAUGE_PERIOD_NANOS}, the clock being read every
+   * {@link #GAUGE_CHECK_RECORDS} records and at snapshots: the stable filter's model estimates cost
+   * up to milliseconds per shard (a Markov chain over arrivals), far too much for the record path.
+   */
+  private static final int GAUGE_CHECK_RECORDS = 4096;
+  private static final long GAUGE_PERIOD_NANOS = 5_000_000_000L;
 
   private static final int NO_KEY = Integer.MIN_VALUE;
 
@@ -78,6 +85,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private transient DedupMetrics metrics;
   private transient int keyShard;
   private transient int sinceGauges;
+  private transient long gaugesAt;
+  /** {@link #GAUGE_PERIOD_NANOS}; tests that measure the record path alone raise it. */
+  transient long gaugePeriodNanos;
 
   public DedupOperator(FilterSpec spec, long seedFingerprint, int cachePages) {
     if (spec == null) {
@@ -103,6 +113,11 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
+    Object keySerializer = getKeyedStateBackend() == null ? null : getKeyedStateBackend().getKeySerializer();
+    if (!(keySerializer instanceof IntSerializer)) {
+      throw new IllegalStateException(
+          "DedupOperator runs on a stream keyed by the Integer shard: keyBy(r -> r.shard)");
+    }
     spec = new FilterSpec(kind, fpr, memoryBytes, cellBits, capacity, growth, tightening, maxMemoryBytes);
     headerDescriptor = new ValueStateDescriptor<>(HEADER_STATE, new FilterHeaderSerializer());
     headerState = context.getKeyedStateStore().getState(headerDescriptor);
@@ -135,6 +150,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     shards = new Shards();
     metrics = new DedupMetrics(getMetricGroup(), getRuntimeContext());
     keyShard = NO_KEY;
+    gaugePeriodNanos = GAUGE_PERIOD_NANOS;
+    gaugesAt = System.nanoTime() - GAUGE_PERIOD_NANOS;
   }
 
   @Override
@@ -158,8 +175,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       metrics.emitted();
       output.collect(element);
     }
-    if (++sinceGauges >= GAUGE_INTERVAL) {
-      publishGauges();
+    if (++sinceGauges >= GAUGE_CHECK_RECORDS) {
+      maybePublishGauges();
     }
   }
 
@@ -176,16 +193,19 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
     Shard s = new Shard(shard, Filters.open(h, cache));
     shards.put(s);
-    publishGauges();
     return s;
   }
 
+  /**
+   * Restarting cannot cure a mismatch, so the failure suppresses restarts: the job fails at once
+   * with the message naming the flag instead of restarting in a loop.
+   */
   private void check(FilterHeader h, int shard) {
     try {
       h.checkCompatible(spec, seedFingerprint);
     } catch (IncompatibleStateException e) {
-      throw new IncompatibleStateException("restored state of shard " + shard + " does not fit this job: "
-          + e.getMessage());
+      throw new SuppressRestartsException(new IncompatibleStateException(
+          "restored state of shard " + shard + " does not fit this job: " + e.getMessage()));
     }
   }
 
@@ -240,7 +260,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     if (entryKey != NO_KEY) {
       switchKey(entryKey);
     }
-    publishGauges();
+    maybePublishGauges();
   }
 
   private void switchKey(int shard) {
@@ -250,9 +270,17 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
   }
 
-  /** Aggregates over the open shards; each filter is asked with its own shard selected. */
-  private void publishGauges() {
+  private void maybePublishGauges() {
     sinceGauges = 0;
+    long now = System.nanoTime();
+    if (now - gaugesAt >= gaugePeriodNanos) {
+      publishGauges();
+      gaugesAt = now;
+    }
+  }
+
+  /** Aggregates over the open shards; each filter is asked with its own shard selected. */
+  void publishGauges() {
     int back = keyShard;
     double fill = 0;
     double maxFpr = 0;

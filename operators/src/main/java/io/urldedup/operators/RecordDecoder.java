@@ -39,7 +39,11 @@ public final class RecordDecoder {
   private final OutputKey outputKey;
   private final UrlHasher hasher;
   private final Utf8 utf8 = new Utf8();
-  private final JsonFactory json = JsonFactory.builder().build();
+  // no String.intern of untrusted field names; canonicalization stays on: without it Jackson
+  // falls back to a Reader-based parser that has no byte offsets (and its symbol table is bounded)
+  private final JsonFactory json = JsonFactory.builder()
+      .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+      .build();
   private final long[] hash = new long[2];
 
   public RecordDecoder(DecodeConfig config) {
@@ -62,6 +66,9 @@ public final class RecordDecoder {
     }
     int s = 0;
     int e = v.length;
+    if (e >= 3 && v[0] == (byte) 0xEF && v[1] == (byte) 0xBB && v[2] == (byte) 0xBF) {
+      s = 3; // a UTF-8 byte order mark, as at the start of a text file
+    }
     while (s < e && isSpace(v[s])) {
       s++;
     }

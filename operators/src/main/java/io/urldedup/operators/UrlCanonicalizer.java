@@ -123,6 +123,7 @@ public final class UrlCanonicalizer {
 
     String ipv6 = null;
     String host;
+    String expectedHost;
     String portText;
     if (hostPort.startsWith("[")) {
       int close = hostPort.indexOf(']');
@@ -137,33 +138,41 @@ public final class UrlCanonicalizer {
       }
       portText = rest.isEmpty() ? "" : rest.substring(1);
       host = IPV6_PLACEHOLDER;
+      expectedHost = IPV6_PLACEHOLDER;
     } else {
       int pc = hostPort.lastIndexOf(':');
       host = pc >= 0 ? hostPort.substring(0, pc) : hostPort;
       portText = pc >= 0 ? hostPort.substring(pc + 1) : "";
-      checkHost(host);
+      expectedHost = checkHost(host);
     }
     checkPort(portText);
 
     // #559 workaround: make the normalizer's own unescape of path and query length-preserving.
     String tail = s.substring(authEnd);
-    tail = BasicURLNormalizer.unescapePath(BasicURLNormalizer.escapePath(tail));
-    // leading-"/.." workaround: no dot segments left for the normalizer to remove
-    int qm = tail.indexOf('?');
-    tail = qm < 0 ? removeDotSegments(tail) : removeDotSegments(tail.substring(0, qm))
-        + tail.substring(qm);
+    if (tail.indexOf('%') >= 0) {
+      // without escapes in the input, the normalizer's unescape has nothing to decode
+      tail = BasicURLNormalizer.unescapePath(BasicURLNormalizer.escapePath(tail));
+    }
     String rebuilt = scheme + "://" + host + (portText.isEmpty() ? "" : ":" + portText)
-        + tail;
+        + withoutDotSegments(tail);
 
     String c = normalize(rebuilt);
     if (!stripParams.isEmpty()) {
       String stripped = stripParams(c, scheme.length() + 3);
       if (stripped != c) {
         // removing ";sid=1" from "/.;sid=1/" leaves a dot segment: normalize once more
-        c = normalize(stripped);
+        int path = stripped.indexOf('/', scheme.length() + 3);
+        c = normalize(stripped.substring(0, path) + withoutDotSegments(stripped.substring(path)));
       }
     }
-    return finish(c, scheme, ipv6);
+    return finish(c, scheme, expectedHost, ipv6);
+  }
+
+  /** Leading-"/.." workaround: no dot segments left in the path for the normalizer to remove. */
+  private static String withoutDotSegments(String pathAndQuery) {
+    int qm = pathAndQuery.indexOf('?');
+    return qm < 0 ? removeDotSegments(pathAndQuery)
+        : removeDotSegments(pathAndQuery.substring(0, qm)) + pathAndQuery.substring(qm);
   }
 
   private String normalize(String url) throws UrlRejectedException {
@@ -181,7 +190,8 @@ public final class UrlCanonicalizer {
   }
 
   /** Applies the opt-in rules and checks the normalizer's output. */
-  private String finish(String c, String scheme, String ipv6) throws UrlRejectedException {
+  private String finish(String c, String scheme, String expectedHost, String ipv6)
+      throws UrlRejectedException {
     String prefix = scheme + "://";
     if (!c.startsWith(prefix)) {
       throw new UrlRejectedException(RejectReason.UNPARSEABLE, "normalizer changed the scheme");
@@ -192,19 +202,23 @@ public final class UrlCanonicalizer {
       he++;
     }
     String host = c.substring(hs, he);
+    if (!host.equals(expectedHost)) {
+      // a normalizer bug moved text between host and path: never emit another host
+      throw new UrlRejectedException(RejectReason.UNPARSEABLE,
+          "normalizer changed the host to '" + clip(host) + "'");
+    }
     String newHost = host;
     if (ipv6 != null) {
-      if (!host.equals(IPV6_PLACEHOLDER)) {
-        throw new UrlRejectedException(RejectReason.UNPARSEABLE, "normalizer changed the host");
-      }
       newHost = "[" + ipv6 + "]";
     } else {
       checkCanonicalHost(host);
-      if (stripWww && host.startsWith("www.")) {
-        String rest = host.substring(4);
-        if (EffectiveTldFinder.getAssignedDomain(rest, true, false) != null) {
-          newHost = rest;
+      // repeated, so that the rule is idempotent on www.www.example.com
+      while (stripWww && newHost.startsWith("www.")) {
+        String rest = newHost.substring(4);
+        if (EffectiveTldFinder.getAssignedDomain(rest, true, false) == null) {
+          break;
         }
+        newHost = rest;
       }
     }
     if (newHost != host) {
@@ -357,10 +371,11 @@ public final class UrlCanonicalizer {
   }
 
   /**
-   * A host as written: letters, digits, '-', '.', '_', non-ASCII (IDN), and escapes that decode
-   * (strict UTF-8) to the same. Anything else would let the normalizer build another host.
+   * Checks a host as written and returns the host the normalizer must make of it. Accepted:
+   * letters, digits, '-', '.', '_', non-ASCII (IDN), and escapes that decode (strict UTF-8) to
+   * the same. Anything else would let the normalizer build another host.
    */
-  private static void checkHost(String host) throws UrlRejectedException {
+  private static String checkHost(String host) throws UrlRejectedException {
     if (host.isEmpty()) {
       throw new UrlRejectedException(RejectReason.BAD_HOST, "empty host");
     }
@@ -402,14 +417,17 @@ public final class UrlCanonicalizer {
             + "' in host" + (decoded != host ? " (after decoding escapes)" : ""));
       }
     }
+    // the host the normalizer must produce: lower case, Punycode, one trailing dot removed
+    String expected = decoded.toLowerCase(Locale.ROOT);
     if (!ascii) {
       try {
-        IDN.toASCII(decoded.toLowerCase(Locale.ROOT));
+        expected = IDN.toASCII(expected);
       } catch (RuntimeException e) {
         throw new UrlRejectedException(RejectReason.BAD_HOST,
             "internationalized host not convertible to Punycode");
       }
     }
+    return expected.endsWith(".") ? expected.substring(0, expected.length() - 1) : expected;
   }
 
   private static String decodeStrict(byte[] b, int n) throws UrlRejectedException {

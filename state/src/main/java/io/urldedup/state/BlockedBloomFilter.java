@@ -3,8 +3,9 @@ package io.urldedup.state;
 /**
  * A cache-line blocked Bloom filter (Putze, Sanders, Singler 2007): an element's k bits all lie in
  * one 512-bit block (8 words, one 64-byte line), so a test or insert costs one cache miss and one
- * page lookup. Block = reduce(h1, blocks); probe i sets bit top9(h2 + i * step) of the block, with
- * an odd 64-bit step from h1 (double hashing, Kirsch and Mitzenmacher 2006). Sized with
+ * page lookup. Block = reduce(h1, blocks); probe i sets bit top9(mix(h2 + i * step)) of the block,
+ * with an odd 64-bit step from h1 (double hashing, Kirsch and Mitzenmacher 2006) and a cheap
+ * nonlinear finalizer per probe (see {@link #bitInBlock}). Sized with
  * {@link FilterMath#blockedSizing}, which accounts for the uneven block loads.
  *
  * <p>This is one slice: it owns pages {@code pageBase .. pageBase + pages - 1} of a {@link PageStore}
@@ -19,8 +20,19 @@ public final class BlockedBloomFilter {
   private final long pageBase;
   private final long blocks;
   private final int k;
+  private final long salt;
 
   public BlockedBloomFilter(PageStore store, long pageBase, long blocks, int k) {
+    this(store, pageBase, blocks, k, 0);
+  }
+
+  /**
+   * @param salt added to h2 before probing: slices of a scalable filter use different salts so
+   *     that an element's bit pattern is independent across slices (with one shared pattern, an
+   *     element with colliding probes is a false positive in every slice at once, and the slices'
+   *     errors no longer combine as 1 - prod(1 - f_i); measured 5% below that model)
+   */
+  public BlockedBloomFilter(PageStore store, long pageBase, long blocks, int k, long salt) {
     if (blocks < 1 || k < 1 || k > 64) {
       throw new IllegalArgumentException("blocks must be >= 1 and k in 1..64; got " + blocks + ", " + k);
     }
@@ -28,6 +40,7 @@ public final class BlockedBloomFilter {
     this.pageBase = pageBase;
     this.blocks = blocks;
     this.k = k;
+    this.salt = salt;
   }
 
   /** A filter for n elements at false-positive rate eps, on pages 0.. of {@code store}. */
@@ -42,7 +55,7 @@ public final class BlockedBloomFilter {
     long[] page = store.page(pageId);
     int base = wordOfBlock(block);
     long step = step(h1);
-    long g = h2;
+    long g = h2 + salt;
     long missing = 0;
     for (int i = 0; i < k; i++) {
       int bit = bitInBlock(g);
@@ -66,7 +79,7 @@ public final class BlockedBloomFilter {
     long[] page = store.page(pageBase + pageOfBlock(block));
     int base = wordOfBlock(block);
     long step = step(h1);
-    long g = h2;
+    long g = h2 + salt;
     for (int i = 0; i < k; i++) {
       int bit = bitInBlock(g);
       if ((page[base + (bit >>> 6)] & (1L << bit)) == 0) {
@@ -119,9 +132,19 @@ public final class BlockedBloomFilter {
     return Long.rotateLeft(h1, 32) | 1L;
   }
 
-  /** Bit 0..511 of the block: the top 9 bits of the probe value. */
+  /**
+   * Bit 0..511 of the block for probe value g: the top 9 bits after a one-multiply finalizer.
+   * Plain double hashing puts the k bits on an arithmetic progression mod 512, a small family of
+   * patterns that elements of one block share: measured FPR was 6% (eps 1%) and 47% (eps 0.1%)
+   * above the Putze model, which assumes independent bits. The finalizer breaks the linearity.
+   */
   static int bitInBlock(long g) {
-    return (int) (g >>> 55);
+    return (int) (probeMix(g) >>> 55);
+  }
+
+  /** xor-shift-multiply (the first round of a Murmur3/SplitMix finalizer): cheap, nonlinear. */
+  static long probeMix(long g) {
+    return (g ^ (g >>> 32)) * 0xD6E8FEB86659FD93L;
   }
 
   /** The global bit address of probe i: block * 512 + bit (used by the index-math test). */

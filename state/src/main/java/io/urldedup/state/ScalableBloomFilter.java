@@ -31,7 +31,8 @@ public final class ScalableBloomFilter implements DedupFilter {
   }
 
   private BlockedBloomFilter slice(int i) {
-    return new BlockedBloomFilter(store, FilterHeader.pageId(i, 0), header.sliceBlocks[i], header.sliceK[i]);
+    return new BlockedBloomFilter(store, FilterHeader.pageId(i, 0), header.sliceBlocks[i], header.sliceK[i],
+        i * 0x9E3779B97F4A7C15L);
   }
 
   @Override
@@ -43,11 +44,12 @@ public final class ScalableBloomFilter implements DedupFilter {
         return true;
       }
     }
-    if (s[last].testAndAdd(h1, h2)) {
-      return true;
+    boolean seen = s[last].testAndAdd(h1, h2);
+    if (!seen) {
+      header.inserts++;
     }
-    counted(last);
-    return false;
+    presented(last);
+    return seen;
   }
 
   @Override
@@ -67,8 +69,13 @@ public final class ScalableBloomFilter implements DedupFilter {
     testAndAdd(h1, h2);
   }
 
-  private void counted(int last) {
-    header.inserts++;
+  /**
+   * Counts an element inserted into the newest slice, including one whose bits were all set
+   * already: the blocked model's n is every element inserted (a self-false-positive adds no bits
+   * but is one of the n), and counting only the ones that changed bits made the model of an
+   * overfilled slice 25% too low.
+   */
+  private void presented(int last) {
     if (++header.sliceCount[last] >= header.sliceCapacity[last] && !header.saturated) {
       grow();
     }
@@ -113,13 +120,15 @@ public final class ScalableBloomFilter implements DedupFilter {
     return total == 0 ? 0 : set / total;
   }
 
-  /** 1 - prod_i (1 - blockedFpr(slice i at its actual load)): at most eps until the cap, rising beyond. */
+  /**
+   * 1 - prod_i (1 - blockedFpr(n_i, blocks_i, k_i)): slices are tested independently (their blocks
+   * hold different elements), each at its actual count; at most eps until the cap, rising beyond.
+   */
   @Override
   public double estimatedFpr() {
     double pass = 1;
     for (int i = 0; i < header.slices; i++) {
-      pass *= 1 - FilterMath.blockedFprAtLoad((double) header.sliceCount[i] / header.sliceBlocks[i],
-          header.sliceK[i]);
+      pass *= 1 - FilterMath.blockedFpr(header.sliceCount[i], header.sliceBlocks[i], header.sliceK[i]);
     }
     return 1 - pass;
   }

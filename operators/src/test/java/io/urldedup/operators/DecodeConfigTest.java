@@ -1,0 +1,56 @@
+package io.urldedup.operators;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.apache.flink.util.InstantiationUtil;
+import org.junit.jupiter.api.Test;
+
+class DecodeConfigTest {
+
+  private static void fails(Runnable r, String flag, String accepted) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, r::run);
+    assertTrue(e.getMessage().startsWith(flag + ":"), e.getMessage());
+    assertTrue(e.getMessage().contains(accepted), e.getMessage());
+  }
+
+  @Test
+  void defaults() {
+    DecodeConfig c = DecodeConfig.builder().build();
+    assertEquals(DecodeConfig.Format.TEXT, c.format());
+    assertEquals(8192, c.maxUrlBytes());
+    assertEquals(DecodeConfig.KeyMode.HOST, c.keyMode());
+    assertEquals(List.of(), c.stripParams());
+    assertEquals(false, c.stripWww());
+    assertEquals(List.of("jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid", "cfid",
+        "cftoken"), DecodeConfig.builder().stripParams("default").build().stripParams());
+  }
+
+  @Test
+  void validationNamesTheFlagAndTheAcceptedValues() {
+    fails(() -> DecodeConfig.builder().format("xml"), "--format", "text, json");
+    fails(() -> DecodeConfig.builder().format((String) null), "--format", "text, json");
+    fails(() -> DecodeConfig.builder().keyMode("ip"), "--key", "host, domain, none");
+    fails(() -> DecodeConfig.builder().shards(0), "--shards", "1 to 65536");
+    fails(() -> DecodeConfig.builder().maxUrlBytes(8), "--max-url-bytes", "16 to 65536");
+    fails(() -> DecodeConfig.builder().stripParams("sid,,x"), "--strip-params", "default");
+    fails(() -> DecodeConfig.builder().stripParams("a=b"), "--strip-params", "comma-separated");
+  }
+
+  @Test
+  void stripParamsSpec() {
+    assertEquals(List.of(), DecodeConfig.builder().stripParams("none").build().stripParams());
+    assertEquals(List.of("utm_source", "sid"),
+        DecodeConfig.builder().stripParams(" UTM_Source , sid,sid").build().stripParams());
+  }
+
+  @Test
+  void serializable() throws Exception {
+    DecodeConfig c = DecodeConfig.builder().format("json").hashSeed(42).shards(7).build();
+    DecodeConfig d = InstantiationUtil.clone(c);
+    assertEquals(42, d.hashSeed());
+    assertEquals(c.toString(), d.toString());
+  }
+}

@@ -1,0 +1,118 @@
+package io.urldedup.state;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+class FilterFormatTest {
+
+  static byte[] resource(String name) throws IOException {
+    try (InputStream in = FilterFormatTest.class.getResourceAsStream("/golden/" + name)) {
+      if (in == null) {
+        throw new IOException("missing golden file " + name + "; see regenerateGoldenFiles");
+      }
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void roundTripStableAndScalable() throws IOException {
+    for (FilterFormat.Loaded original : new FilterFormat.Loaded[] {GoldenFilters.stable(), GoldenFilters.scalable()}) {
+      byte[] bytes = FilterFormat.toBytes(original.header(), original.pages());
+      FilterFormat.Loaded back = FilterFormat.fromBytes(bytes);
+      assertEquals(original.header(), back.header());
+      assertArrayEquals(bytes, FilterFormat.toBytes(back.header(), back.pages()));
+      UrlHasher hasher = new UrlHasher(GoldenFilters.SEED);
+      DedupFilter f = back.open();
+      long[] hash = new long[2];
+      for (int i = 0; i < GoldenFilters.URLS; i++) {
+        byte[] u = GoldenFilters.url(i);
+        hasher.hash(u, 0, u.length, hash);
+        assertTrue(f.mightContain(hash[0], hash[1]));
+      }
+    }
+  }
+
+  /** The golden files pin the byte layout: magic, version, LE header, page records, CRC32C. */
+  @Test
+  void goldenFilesAreReproducedAndReadable() throws IOException {
+    assertArrayEquals(resource("stable-v1.udfl"), toBytes(GoldenFilters.stable()), "stable layout changed");
+    assertArrayEquals(resource("scalable-v1.udfl"), toBytes(GoldenFilters.scalable()), "scalable layout changed");
+    FilterFormat.Loaded s = FilterFormat.fromBytes(resource("scalable-v1.udfl"));
+    assertEquals(3, s.header().slices());
+    assertEquals(new UrlHasher(GoldenFilters.SEED).seedFingerprint(), s.header().seedFingerprint());
+    s.header().checkCompatible(FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20), s.header().seedFingerprint());
+  }
+
+  @Test
+  void layoutIsLittleEndianAndPageAddressable() throws IOException {
+    byte[] bytes = resource("stable-v1.udfl");
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals('U', b.get(0));
+    assertEquals('L', b.get(3));
+    assertEquals(FilterFormat.VERSION, b.getInt(4));
+    assertEquals(0, b.get(8), "kind stable");
+    int headerLength = b.getInt(9);
+    assertEquals(FilterHeader.FORMAT_VERSION, b.getInt(13), "header starts with its layout version");
+    long pages = b.getLong(13 + headerLength);
+    assertEquals(2, pages);
+    for (int i = 0; i < pages; i++) {
+      assertEquals(i, b.getLong((int) FilterFormat.pageRecordOffset(headerLength, i)));
+    }
+    assertEquals(bytes.length, FilterFormat.pageRecordOffset(headerLength, pages) + 4);
+    String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+    assertFalse(text.contains(Long.toHexString(GoldenFilters.SEED)), "never the seed");
+  }
+
+  @Test
+  void corruptionIsDetected() throws IOException {
+    byte[] bytes = resource("stable-v1.udfl");
+    byte[] flipped = bytes.clone();
+    flipped[flipped.length / 2] ^= 1;
+    assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(flipped)).getMessage()
+        .contains("checksum"));
+    byte[] badMagic = bytes.clone();
+    badMagic[0] = 'X';
+    assertThrows(IOException.class, () -> FilterFormat.fromBytes(badMagic));
+    byte[] future = bytes.clone();
+    future[4] = 2;
+    assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(future)).getMessage()
+        .contains("version 2"));
+  }
+
+  @Test
+  void sameInputAndSeedGiveBitIdenticalState() {
+    assertArrayEquals(toBytes(GoldenFilters.stable()), toBytes(GoldenFilters.stable()));
+    assertArrayEquals(toBytes(GoldenFilters.scalable()), toBytes(GoldenFilters.scalable()));
+  }
+
+  static byte[] toBytes(FilterFormat.Loaded l) {
+    return FilterFormat.toBytes(l.header(), l.pages());
+  }
+
+  /**
+   * Regenerates the golden files. Only after an intended, versioned format change (bump
+   * FilterFormat.VERSION or FilterHeader.FORMAT_VERSION and keep reading the old files): remove
+   * {@code @Disabled}, run {@code mvn -B -ntp -q -o -pl state -am test -Dtest=FilterFormatTest}
+   * from the repository root, restore {@code @Disabled}, commit the new files next to the old ones.
+   */
+  @Disabled("regenerates src/test/resources/golden; see the javadoc")
+  @Test
+  void regenerateGoldenFiles() throws IOException {
+    Path dir = Path.of("src/test/resources/golden");
+    Files.createDirectories(dir);
+    Files.write(dir.resolve("stable-v1.udfl"), toBytes(GoldenFilters.stable()));
+    Files.write(dir.resolve("scalable-v1.udfl"), toBytes(GoldenFilters.scalable()));
+  }
+}

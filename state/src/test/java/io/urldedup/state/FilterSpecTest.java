@@ -1,0 +1,59 @@
+package io.urldedup.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class FilterSpecTest {
+
+  static String message(Runnable r) {
+    return assertThrows(IllegalArgumentException.class, r::run).getMessage();
+  }
+
+  @Test
+  void validationNamesTheFlagAndTheAcceptedValues() {
+    assertTrue(message(() -> FilterSpec.stable(0.7, 1 << 20, 3)).contains("--fpr"));
+    assertTrue(message(() -> FilterSpec.stable(Double.NaN, 1 << 20, 3)).contains("--fpr"));
+    assertTrue(message(() -> FilterSpec.stable(0.01, 100, 3)).contains("--memory"));
+    String cellBits = message(() -> FilterSpec.stable(0.01, 1 << 20, 5));
+    assertTrue(cellBits.contains("--cell-bits") && cellBits.contains("1, 2, 3 or 4"), cellBits);
+    assertTrue(message(() -> FilterSpec.scalable(0.01, 0, 2, 0.5, 1 << 20)).contains("--capacity"));
+    assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 1, 0.5, 1 << 20)).contains("--growth"));
+    assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 2, 1.0, 1 << 20)).contains("--tightening"));
+    assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 2, 0.0, 1 << 20)).contains("--tightening"));
+    assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 2, 0.5, 10)).contains("--max-memory"));
+    assertTrue(message(() -> FilterSpec.scalable(0.01, 100_000_000, 2, 0.5, 1 << 20)).contains("--max-memory"));
+    assertTrue(message(() -> new FilterSpec(FilterSpec.Kind.STABLE, 0.01, 1 << 20, 3, 5, 0, 0, 0))
+        .contains("scalable only"));
+    FilterSpec.scalable(0.01, 1000, 4, 0.9, 1 << 20);
+    FilterSpec.stable(1e-6, 1L << 30, 4);
+  }
+
+  @Test
+  void incompatibleStateNamesWhatDiffersAndWhatToDo() {
+    FilterSpec spec = FilterSpec.stable(0.01, 1 << 20, 3);
+    FilterHeader h = spec.newHeader(0xa1b2L);
+    h.checkCompatible(spec, 0xa1b2L);
+    String seed = assertThrows(IncompatibleStateException.class, () -> h.checkCompatible(spec, 0xc3d4L)).getMessage();
+    assertTrue(seed.contains("--hash-seed") && seed.contains("a1b2") && seed.contains("c3d4")
+        && seed.contains("start from empty state"), seed);
+    String memory = assertThrows(IncompatibleStateException.class,
+        () -> h.checkCompatible(FilterSpec.stable(0.01, 1 << 21, 3), 0xa1b2L)).getMessage();
+    assertTrue(memory.contains("--memory 1048576 in state vs 2097152 now"), memory);
+    String kind = assertThrows(IncompatibleStateException.class,
+        () -> h.checkCompatible(FilterSpec.scalable(0.01, 1000, 2, 0.5, 1 << 20), 0xa1b2L)).getMessage();
+    assertTrue(kind.contains("--filter stable"), kind);
+    assertTrue(assertThrows(IllegalStateException.class, () -> h.checkCompatible(spec, 1))
+        instanceof IncompatibleStateException);
+  }
+
+  @Test
+  void headerReportsItsSpec() {
+    FilterSpec s = FilterSpec.scalable(0.01, 1000, 2, 0.5, 1 << 20);
+    assertEquals(s, s.newHeader(1).spec());
+    FilterSpec t = FilterSpec.stable(0.01, 1 << 20, 2);
+    assertEquals(t, t.newHeader(1).spec());
+  }
+}

@@ -43,7 +43,19 @@ if [[ "${JOBBENCH_SKIP_BUILD:-0}" != 1 || ! -f jobbench/target/classpath.txt ]];
   echo "building (mvn -o package, tests skipped)..." >&2
   mvn -B -ntp -q -o -pl jobbench -am package -DskipTests
 fi
-CP="$ROOT/jobbench/target/classes:$(cat jobbench/target/classpath.txt)"
+# a private copy of this worktree's jars: a rebuild during a long run must not change the code under it
+LIB="$OUT/lib"
+rm -rf "$LIB" && mkdir -p "$LIB"
+CP="$LIB/urldedup-jobbench.jar"
+cp jobbench/target/urldedup-jobbench-0.1.0-SNAPSHOT.jar "$CP"
+IFS=: read -r -a DEPS < jobbench/target/classpath.txt || true  # the file has no final newline
+for d in "${DEPS[@]}"; do
+  if [[ "$d" == "$ROOT"/* ]]; then
+    cp "$d" "$LIB/" && CP="$CP:$LIB/$(basename "$d")"
+  else
+    CP="$CP:$d"
+  fi
+done
 OPENS=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
   --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
   --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED

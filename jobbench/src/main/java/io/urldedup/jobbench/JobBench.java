@@ -170,9 +170,24 @@ public final class JobBench {
       try {
         jr = mc.requestJobResult(id).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
+        // report how far it got: the rate so far, CPU so far, the checkpoints so far
+        long lines = BenchProbe.linesRead;
+        long now = System.nanoTime();
+        CheckpointStatsSnapshot stats = mc.getExecutionGraph(id).get().getCheckpointStatsSnapshot();
+        long[] cpu = taskThreadCpu();
+        long procCpu = BenchProbe.processCpu();
         mc.cancelJob(id).get(60, TimeUnit.SECONDS);
-        result.put("status", "timeout after " + timeout);
-        finish(result, out, truth, null, ckpt, wallStart);
+        result.put("status", "timeout after " + timeout + " at line " + lines + " (partial)");
+        result.put("partialLines", lines);
+        if (BenchProbe.firstRecordNanos != 0 && lines > 0) {
+          double secs = (now - BenchProbe.firstRecordNanos) / 1e9;
+          result.put("processSeconds", String.format(Locale.ROOT, "%.2f", secs));
+          result.put("recordsPerSecond", Math.round(lines / secs));
+          result.put("decodeCpuUsPerRecord", us(cpu[0], lines));
+          result.put("keyedCpuUsPerRecord", us(cpu[1], lines));
+          result.put("processCpuUsPerRecord", us(procCpu - BenchProbe.processCpuStart, lines));
+        }
+        finish(result, out, truth, stats, ckpt, wallStart);
         System.exit(3);
         return;
       }
@@ -204,24 +219,27 @@ public final class JobBench {
     r.put("wallSeconds", String.format(Locale.ROOT, "%.1f", (System.nanoTime() - wallStart) / 1e9));
     long t0 = BenchProbe.firstRecordNanos;
     long t1 = BenchProbe.endOfInputNanos;
-    if (t0 != 0 && t1 > t0) {
+    if (t0 != 0 && t1 > t0 && !r.containsKey("partialLines")) {
       double secs = (t1 - t0) / 1e9;
       r.put("processSeconds", String.format(Locale.ROOT, "%.2f", secs));
       r.put("recordsPerSecond", Math.round(truth.lines / secs));
     }
-    if (BenchProbe.sourceCpuEnd > 0) {
+    if (BenchProbe.sourceCpuEnd > 0 && !r.containsKey("partialLines")) {
       r.put("decodeCpuUsPerRecord", us(BenchProbe.sourceCpuEnd - BenchProbe.sourceCpuStart, truth.lines));
     }
-    if (BenchProbe.keyedCpuEnd > 0) {
+    if (BenchProbe.keyedCpuEnd > 0 && !r.containsKey("partialLines")) {
       r.put("keyedCpuUsPerRecord", us(BenchProbe.keyedCpuEnd - BenchProbe.keyedCpuStart, truth.lines));
       r.put("processCpuUsPerRecord", us(BenchProbe.processCpuEnd - BenchProbe.processCpuStart, truth.lines));
     }
     r.put("emitted", BenchProbe.emitted);
-    long fp = truth.uniques() - BenchProbe.emittedFirsts;
-    long repeats = truth.lines - truth.uniques();
+    // a timed-out run: against the lines read (records still in flight count as FP, slightly)
+    long covered = r.containsKey("partialLines") ? (Long) r.get("partialLines") : truth.lines;
+    long uniques = truth.uniquesBefore(covered);
+    long fp = uniques - BenchProbe.emittedFirsts;
+    long repeats = covered - uniques;
     r.put("falsePositives", fp);
     r.put("falseNegatives", BenchProbe.emittedRepeats);
-    r.put("fpr", String.format(Locale.ROOT, "%.6f", truth.uniques() == 0 ? 0.0 : (double) fp / truth.uniques()));
+    r.put("fpr", String.format(Locale.ROOT, "%.6f", uniques == 0 ? 0.0 : (double) fp / uniques));
     r.put("fnRate", String.format(Locale.ROOT, "%.6f", repeats == 0 ? 0.0 : (double) BenchProbe.emittedRepeats / repeats));
     r.put("emittedTwice", BenchProbe.emittedTwice);
     r.put("unnumbered", BenchProbe.unnumbered);
@@ -244,6 +262,7 @@ public final class JobBench {
    * until compaction, so its size swings between checkpoints).
    */
   private static void checkpoints(Map<String, Object> r, TruthBits truth, CheckpointStatsSnapshot stats) {
+    long covered = covered(r, truth);
     List<AbstractCheckpointStats> done = new ArrayList<>();
     for (AbstractCheckpointStats s : stats.getHistory().getCheckpoints()) {
       if (s.getStatus() == CheckpointStatsStatus.COMPLETED) {
@@ -259,7 +278,7 @@ public final class JobBench {
     int half = 0;
     for (AbstractCheckpointStats s : done) {
       Long lines = BenchProbe.linesAtCheckpoint.get(s.getCheckpointId());
-      long l = lines == null ? truth.lines : lines;
+      long l = lines == null ? covered : lines;
       long u = truth.uniquesBefore(l);
       all.append(s.getCheckpointId()).append(':').append(l).append(':').append(u)
           .append(':').append(s.getStateSize()).append(':').append(s.getCheckpointedSize()).append(' ');
@@ -267,7 +286,7 @@ public final class JobBench {
         last = s;
         lastLines = l;
       }
-      if (2 * l >= truth.lines && u > 0) {
+      if (2 * l >= covered(r, truth) && u > 0) {
         double b = (double) s.getStateSize() / u;
         max = Math.max(max, b);
         sum += b;
@@ -290,6 +309,25 @@ public final class JobBench {
       r.put("ckptSecondHalfMeanBytesPerUnique", String.format(Locale.ROOT, "%.3f", sum / half));
       r.put("ckptSecondHalfMaxBytesPerUnique", String.format(Locale.ROOT, "%.3f", max));
     }
+  }
+
+  private static long covered(Map<String, Object> r, TruthBits truth) {
+    return r.containsKey("partialLines") ? (Long) r.get("partialLines") : truth.lines;
+  }
+
+  /** CPU time so far of the source+decode task thread and of the keyed (sink writer) task thread. */
+  private static long[] taskThreadCpu() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long[] cpu = new long[2];
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      String n = t.getName();
+      if (n.startsWith("Source: lines")) {
+        cpu[0] += Math.max(0, mx.getThreadCpuTime(t.getId()) - BenchProbe.sourceCpuStart);
+      } else if (n.contains(": Writer (")) {
+        cpu[1] += Math.max(0, mx.getThreadCpuTime(t.getId()) - BenchProbe.keyedCpuStart);
+      }
+    }
+    return cpu;
   }
 
   private static String us(long nanos, long records) {

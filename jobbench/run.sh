@@ -103,7 +103,7 @@ IFS=, read -r -a BACKEND_LIST <<< "$BACKENDS"
 for backend in "${BACKEND_LIST[@]}"; do
   for job in "${JOB_LIST[@]}"; do
     name="$job-$backend"
-    work="$DATA/work-$name"
+    work="$DATA/work-$$-$name"  # per invocation: concurrent invocations must not share it
     rm -rf "$work"
     flags=(${JOBBENCH_FLAGS:-})
     case "$job" in

@@ -54,6 +54,7 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
  * <pre>
  * JobBench --job J --backend hashmap|rocksdb --input LINES --truth-bits BITS --work DIR --out FILE
  *          [--interval 10s] [--parallelism 1] [--ttl 30d] [--managed 512m] [--timeout 1800s]
+ *          [--incremental true|false] [--compact-eagerly true|false]
  *          [any urldedup job flag: --fpr, --memory, --capacity, --shards, --cache-memory, ...]
  * </pre>
  */
@@ -67,7 +68,7 @@ public final class JobBench {
     Map<String, String> own = new LinkedHashMap<>();
     List<String> jobFlags = new ArrayList<>();
     List<String> ownNames = List.of("job", "backend", "input", "truth-bits", "work", "out",
-        "interval", "parallelism", "ttl", "managed", "timeout", "compact-eagerly");
+        "interval", "parallelism", "ttl", "managed", "timeout", "compact-eagerly", "incremental");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String name = a.startsWith("--") ? a.substring(2) : null;
@@ -109,7 +110,8 @@ public final class JobBench {
     Files.createDirectories(rocks);
     Configuration conf = new Configuration();
     conf.set(StateBackendOptions.STATE_BACKEND, backend);
-    conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    boolean incremental = Boolean.parseBoolean(own.getOrDefault("incremental", "true"));
+    conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, incremental);
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
     conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
     conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, ckpt.toUri().toString());
@@ -158,6 +160,7 @@ public final class JobBench {
     result.put("parallelism", parallelism);
     result.put("jobFlags", String.join(" ", jobFlags));
     result.put("compactEagerly", compactEagerly);
+    result.put("incremental", incremental);
 
     MiniClusterConfiguration mcc = new MiniClusterConfiguration.Builder()
         .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(Math.max(1, parallelism))

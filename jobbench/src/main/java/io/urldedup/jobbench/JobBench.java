@@ -125,6 +125,8 @@ public final class JobBench {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(managed));
     conf.set(RestOptions.BIND_PORT, "0");
+    // every checkpoint's statistics, not the last 10
+    conf.setString("web.checkpoints.history", "10000");
     boolean compactEagerly = Boolean.parseBoolean(own.getOrDefault("compact-eagerly", "false"));
     if (compactEagerly && backend.equals("rocksdb")) {
       conf.setString("state.backend.rocksdb.options-factory", CompactEagerly.class.getName());

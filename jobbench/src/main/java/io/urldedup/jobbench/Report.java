@@ -59,7 +59,7 @@ public final class Report {
             .append(" | ").append(p.getProperty("fpr", "-")).append(" (").append(p.getProperty("falsePositives", "-"))
             .append(") | ").append(p.getProperty("fnRate", "-")).append(" (").append(p.getProperty("falseNegatives", "-"))
             .append(") | ").append(p.getProperty("loadStart", "?")).append("/").append(p.getProperty("loadEnd", "?"))
-            .append(" | ").append(p.getProperty("status", "?")).append(" |\n");
+            .append(" | ").append(clip(p.getProperty("status", "?"))).append(" |\n");
         if (j.equals("stable") || j.equals("scalable")) {
           double xi = rps / num(id, "recordsPerSecond");
           double xe = rps / num(ex, "recordsPerSecond");
@@ -95,6 +95,10 @@ public final class Report {
       }
     }
     System.out.print(o);
+  }
+
+  private static String clip(String s) {
+    return s.length() <= 70 ? s : s.substring(0, 70) + "...";
   }
 
   private static String ok(boolean b) {

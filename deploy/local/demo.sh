@@ -14,21 +14,21 @@ INPUT="${1:-$REPO/samples/urls.txt}"
 
 cmd_up
 
-# one urldedup job per stack: reuse a running one (its filter already holds earlier demo runs)
+# one urldedup job per stack: reuse a running one (its filter already holds earlier demo runs).
+# A new job starts at the group's committed offsets (a fresh stack: the beginning), so input
+# produced below is read even if the source is still being assigned its partitions.
 JOB_ID="$(curl -fsS --max-time 3 "http://127.0.0.1:$FLINK_REST_PORT/jobs/overview" \
   | jq -r '[.jobs[] | select(.state == "RUNNING" and .name == "urldedup")][0].jid // empty')"
 if [ -z "$JOB_ID" ]; then
   log "submitting $JOB_JAR"
   JOB_ID="$(submit --filter scalable --fpr 0.0001 --capacity 100000 --state-backend rocksdb \
-    --checkpoint-interval 2s --starting-offsets latest)"
+    --checkpoint-interval 2s --starting-offsets committed)"
   deadline=$(( $(date +%s) + 60 ))
   until [ "$(curl -fsS --max-time 3 "http://127.0.0.1:$FLINK_REST_PORT/jobs/$JOB_ID" \
       | jq -r '[.state] + [.vertices[].status] | unique | join(",")')" = "RUNNING" ]; do
     [ "$(date +%s)" -lt "$deadline" ] || die "job $JOB_ID not RUNNING after 60 s (stack.sh logs taskmanager)"
     sleep 0.5
   done
-  # the source starts at the latest offsets once it has its partitions: give it a moment
-  sleep 3
 else
   log "job $JOB_ID is already running"
 fi

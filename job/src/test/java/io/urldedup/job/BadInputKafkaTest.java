@@ -81,7 +81,7 @@ class BadInputKafkaTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"text", "json"})
-  @Timeout(150)
+  @Timeout(240)
   void everyMalformedRecordReachesTheDeadLetterTopic(String format) throws Exception {
     String in = "bad-in-" + format;
     String out = "bad-out-" + format;

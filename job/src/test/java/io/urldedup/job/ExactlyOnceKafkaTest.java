@@ -90,7 +90,7 @@ class ExactlyOnceKafkaTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"hashmap", "rocksdb"})
-  @Timeout(150)
+  @Timeout(240)
   void noLossNoDuplicatesAcrossARestart(String backend) throws Exception {
     String in = "eo-in-" + backend;
     String out = "eo-out-" + backend;

@@ -8,6 +8,8 @@ import java.util.Properties;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -55,6 +57,21 @@ final class InProcessKafka implements AutoCloseable {
         t.add(new NewTopic(name, partitions, (short) 1));
       }
       admin.createTopics(t).all().get();
+      // producing before every partition has a leader makes the first sends fail over, which
+      // on a loaded machine left an idempotent producer stuck in OUT_OF_ORDER_SEQUENCE retries
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (true) {
+        boolean ready = true;
+        for (TopicDescription d : admin.describeTopics(List.of(topics)).allTopicNames().get().values()) {
+          for (TopicPartitionInfo p : d.partitions()) {
+            ready &= p.leader() != null && !p.leader().isEmpty();
+          }
+        }
+        if (ready || System.nanoTime() > deadline) {
+          break;
+        }
+        Thread.sleep(100);
+      }
     }
   }
 
@@ -65,6 +82,9 @@ final class InProcessKafka implements AutoCloseable {
     p.put("value.serializer", ByteArraySerializer.class.getName());
     p.put("acks", "all");
     p.put("linger.ms", "5");
+    // test data: plain ordered retries instead of idempotent sequences (see createTopics)
+    p.put("enable.idempotence", "false");
+    p.put("max.in.flight.requests.per.connection", "1");
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
       for (ProducerRecord<byte[], byte[]> r : records) {
         producer.send(r);

@@ -1,12 +1,7 @@
 package io.urldedup.operators;
 
 import java.io.IOException;
-import java.lang.reflect.Type;
-import java.util.Map;
-import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -15,25 +10,15 @@ import org.apache.flink.core.memory.DataOutputView;
  * detail, string origin (see {@link RecordIO}). The reason is written by name so that adding
  * reasons never shifts stored ones.
  */
-public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLetter> {
+public final class DeadLetterSerializer extends RecordSerializer<DeadLetter> {
 
   private static final long serialVersionUID = 1L;
 
   public static final DeadLetterSerializer INSTANCE = new DeadLetterSerializer();
 
   @Override
-  public boolean isImmutableType() {
-    return false;
-  }
-
-  @Override
   public DeadLetter createInstance() {
     return new DeadLetter();
-  }
-
-  @Override
-  public DeadLetter copy(DeadLetter from) {
-    return copy(from, new DeadLetter());
   }
 
   @Override
@@ -48,11 +33,6 @@ public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLett
   }
 
   @Override
-  public int getLength() {
-    return -1;
-  }
-
-  @Override
   public void serialize(DeadLetter d, DataOutputView out) throws IOException {
     RecordIO.writeBytes(d.value, out);
     RecordIO.writeBytes(d.key, out);
@@ -60,11 +40,6 @@ public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLett
     RecordIO.writeString(d.reason == null ? null : d.reason.name(), out);
     RecordIO.writeString(d.detail, out);
     RecordIO.writeString(d.origin, out);
-  }
-
-  @Override
-  public DeadLetter deserialize(DataInputView in) throws IOException {
-    return deserialize(new DeadLetter(), in);
   }
 
   @Override
@@ -106,11 +81,9 @@ public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLett
   }
 
   /** Binds {@link DeadLetter} to this serializer through {@code @TypeInfo}. */
-  public static final class Factory extends TypeInfoFactory<DeadLetter> {
-    @Override
-    public TypeInformation<DeadLetter> createTypeInfo(
-        Type t, Map<String, TypeInformation<?>> genericParameters) {
-      return new RecordTypeInfo<>(DeadLetter.class, INSTANCE);
+  public static final class Factory extends RecordTypeInfo.Factory<DeadLetter> {
+    public Factory() {
+      super(DeadLetter.class, INSTANCE);
     }
   }
 }

@@ -35,9 +35,14 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * by shard, and the cache and the open filters are rebuilt lazily after a restore.
  *
  * <p>Heap backend: its snapshots serialize asynchronously the objects that are in state. The
- * operator therefore never lets state hold an object it will mutate: headers and pages are copied
- * on the way in (restore, cache miss) and on the way out (flush), unless the backend serializes
- * on access ({@code isSafeToReuseKVState}, RocksDB), where the copies would be pure waste.
+ * operator therefore never lets state hold an object it will mutate: a page read on a miss is
+ * copied into the cache's own array, and pages and headers are copied on the way out (flush,
+ * eviction) and restored headers on the way in, unless the backend serializes on access ({@code
+ * isSafeToReuseKVState}, RocksDB), where those copies would be pure waste. (The heap backend's
+ * own copy-on-write still deep-copies a shard's page map the first time it is touched while an
+ * asynchronous snapshot is running: for large shards prefer RocksDB.)
+ *
+ * <p>Operator uid and the state names below are part of the savepoint format.
  *
  * <p>A restored header built for other parameters or another seed fails the job at restore, without
  * restarts, with the {@link IncompatibleStateException} message, which names the flag; it never

@@ -1,35 +1,20 @@
 package io.urldedup.operators;
 
 import java.io.IOException;
-import java.lang.reflect.Type;
-import java.util.Map;
-import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /** Format v1: bytes key, bytes value, headers, string origin (see {@link RecordIO}). */
-public final class RawRecordSerializer extends TypeSerializerSingleton<RawRecord> {
+public final class RawRecordSerializer extends RecordSerializer<RawRecord> {
 
   private static final long serialVersionUID = 1L;
 
   public static final RawRecordSerializer INSTANCE = new RawRecordSerializer();
 
   @Override
-  public boolean isImmutableType() {
-    return false;
-  }
-
-  @Override
   public RawRecord createInstance() {
     return new RawRecord();
-  }
-
-  @Override
-  public RawRecord copy(RawRecord from) {
-    return copy(from, new RawRecord());
   }
 
   @Override
@@ -42,21 +27,11 @@ public final class RawRecordSerializer extends TypeSerializerSingleton<RawRecord
   }
 
   @Override
-  public int getLength() {
-    return -1;
-  }
-
-  @Override
   public void serialize(RawRecord r, DataOutputView out) throws IOException {
     RecordIO.writeBytes(r.key, out);
     RecordIO.writeBytes(r.value, out);
     RecordIO.writeHeaders(r.headers, out);
     RecordIO.writeString(r.origin, out);
-  }
-
-  @Override
-  public RawRecord deserialize(DataInputView in) throws IOException {
-    return deserialize(new RawRecord(), in);
   }
 
   @Override
@@ -89,11 +64,9 @@ public final class RawRecordSerializer extends TypeSerializerSingleton<RawRecord
   }
 
   /** Binds {@link RawRecord} to this serializer through {@code @TypeInfo}. */
-  public static final class Factory extends TypeInfoFactory<RawRecord> {
-    @Override
-    public TypeInformation<RawRecord> createTypeInfo(
-        Type t, Map<String, TypeInformation<?>> genericParameters) {
-      return new RecordTypeInfo<>(RawRecord.class, INSTANCE);
+  public static final class Factory extends RecordTypeInfo.Factory<RawRecord> {
+    public Factory() {
+      super(RawRecord.class, INSTANCE);
     }
   }
 }

@@ -1,6 +1,9 @@
 package io.urldedup.operators;
 
+import java.lang.reflect.Type;
+import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
@@ -70,5 +73,26 @@ final class RecordTypeInfo<T> extends TypeInformation<T> {
   @Override
   public boolean canEqual(Object o) {
     return o instanceof RecordTypeInfo;
+  }
+
+  /**
+   * Binds a record type to its serializer through {@code @TypeInfo}; each serializer nests a
+   * public no-arg subclass, which is what the annotation names and Flink instantiates.
+   */
+  abstract static class Factory<T> extends TypeInfoFactory<T> {
+
+    private final Class<T> type;
+    private final TypeSerializer<T> serializer;
+
+    Factory(Class<T> type, TypeSerializer<T> serializer) {
+      this.type = type;
+      this.serializer = serializer;
+    }
+
+    @Override
+    public final TypeInformation<T> createTypeInfo(
+        Type t, Map<String, TypeInformation<?>> genericParameters) {
+      return new RecordTypeInfo<>(type, serializer);
+    }
   }
 }

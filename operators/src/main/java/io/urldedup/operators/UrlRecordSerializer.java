@@ -1,12 +1,7 @@
 package io.urldedup.operators;
 
 import java.io.IOException;
-import java.lang.reflect.Type;
-import java.util.Map;
-import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -14,25 +9,15 @@ import org.apache.flink.core.memory.DataOutputView;
  * Format v1: string url, bytes value, bytes key, headers, int64 h1, int64 h2, int32 shard,
  * boolean force (see {@link RecordIO}).
  */
-public final class UrlRecordSerializer extends TypeSerializerSingleton<UrlRecord> {
+public final class UrlRecordSerializer extends RecordSerializer<UrlRecord> {
 
   private static final long serialVersionUID = 1L;
 
   public static final UrlRecordSerializer INSTANCE = new UrlRecordSerializer();
 
   @Override
-  public boolean isImmutableType() {
-    return false;
-  }
-
-  @Override
   public UrlRecord createInstance() {
     return new UrlRecord();
-  }
-
-  @Override
-  public UrlRecord copy(UrlRecord from) {
-    return copy(from, new UrlRecord());
   }
 
   @Override
@@ -49,11 +34,6 @@ public final class UrlRecordSerializer extends TypeSerializerSingleton<UrlRecord
   }
 
   @Override
-  public int getLength() {
-    return -1;
-  }
-
-  @Override
   public void serialize(UrlRecord r, DataOutputView out) throws IOException {
     RecordIO.writeString(r.url, out);
     RecordIO.writeBytes(r.value, out);
@@ -63,11 +43,6 @@ public final class UrlRecordSerializer extends TypeSerializerSingleton<UrlRecord
     out.writeLong(r.h2);
     out.writeInt(r.shard);
     out.writeBoolean(r.force);
-  }
-
-  @Override
-  public UrlRecord deserialize(DataInputView in) throws IOException {
-    return deserialize(new UrlRecord(), in);
   }
 
   @Override
@@ -105,11 +80,9 @@ public final class UrlRecordSerializer extends TypeSerializerSingleton<UrlRecord
   }
 
   /** Binds {@link UrlRecord} to this serializer through {@code @TypeInfo}. */
-  public static final class Factory extends TypeInfoFactory<UrlRecord> {
-    @Override
-    public TypeInformation<UrlRecord> createTypeInfo(
-        Type t, Map<String, TypeInformation<?>> genericParameters) {
-      return new RecordTypeInfo<>(UrlRecord.class, INSTANCE);
+  public static final class Factory extends RecordTypeInfo.Factory<UrlRecord> {
+    public Factory() {
+      super(UrlRecord.class, INSTANCE);
     }
   }
 }

@@ -153,6 +153,19 @@ class DedupOperatorTest {
     h.close();
   }
 
+  /** Bounded input: finish() writes everything back, so the final checkpoint after it is complete. */
+  @Test
+  void finishWritesBackEveryDirtyPage() throws Exception {
+    var h = open(STABLE, 4, Backend.HASHMAP, null);
+    feed(h, urls("finish", 0, 200));
+    DedupOperator op = (DedupOperator) h.getOperator();
+    assertTrue(op.cache().hasDirty());
+    op.finish();
+    assertFalse(op.cache().hasDirty());
+    assertEquals(op.openHeaders(), op.storedHeaders());
+    h.close();
+  }
+
   /** Snapshot mid-stream, restore into a fresh operator: it decides the rest exactly as the original. */
   @ParameterizedTest
   @EnumSource(Backend.class)

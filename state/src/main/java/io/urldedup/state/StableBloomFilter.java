@@ -11,8 +11,21 @@ package io.urldedup.state;
  * the P decrements are spread over the words as rotated runs (see {@link #insert}), decremented a
  * word at a time with SWAR arithmetic; one consecutive run of P cells would be cheaper but makes
  * nearby cells decay together, and with P/mb near 0.4 that raised the measured FPR 15-20% above
- * the independent-cell model. Decay is deterministic (replaying the input replays the decisions).
- * Cells never straddle words (d = 3: 21 cells per word, bit 63 unused).
+ * the independent-cell model. Cells never straddle words (d = 3: 21 cells per word, bit 63 unused).
+ *
+ * <p>The model needs the P cells of each arrival chosen independently of earlier arrivals, also
+ * when the same element arrives again: decay positions drawn from the element's hash alone made
+ * every repeat of a hot URL decrement the same P cells, and after a few repeats those cells sat
+ * at zero and the block forgot far more than the model says (StableBloomFilterTest measures it).
+ * So the decay seed mixes the element's hash with the filter's arrival counter
+ * ({@link FilterHeader#inserts()}, the number of arrivals before this one).
+ *
+ * <p>Determinism, precisely: the decisions and the cells are a function of the starting state
+ * (pages and header, including the counter) and the sequence of arrivals in order. The counter
+ * is persisted in the header, written with the pages at every checkpoint, so restoring a
+ * checkpoint and replaying the shard's arrivals in the same order replays the same decisions and
+ * the same bytes. The same elements in another order give other cells; that was always so, since
+ * which cells are zero when an element is tested depends on the order of the arrivals before it.
  *
  * <p>Allocation-free; one page lookup per element.
  */
@@ -34,6 +47,19 @@ public final class StableBloomFilter implements DedupFilter {
   private final long usedMask;
   /** runMasks[n]: the lowest bit of each of cells 0..n-1 of a word. */
   private final long[] runMasks;
+
+  /** RUN_MASKS[d][n], shared so that opening a filter does not allocate. */
+  private static final long[][] RUN_MASKS = new long[5][];
+
+  static {
+    for (int d = 1; d <= 4; d++) {
+      int cpw = FilterMath.cellsPerWord(d);
+      RUN_MASKS[d] = new long[cpw + 1];
+      for (int n = 1; n <= cpw; n++) {
+        RUN_MASKS[d][n] = RUN_MASKS[d][n - 1] | (1L << ((n - 1) * d));
+      }
+    }
+  }
 
   private long cachedAt = -1;
   private double cachedFpr;
@@ -57,10 +83,7 @@ public final class StableBloomFilter implements DedupFilter {
     }
     this.usedBits = cpw * d;
     this.usedMask = usedBits == 64 ? -1L : (1L << usedBits) - 1;
-    this.runMasks = new long[cpw + 1];
-    for (int n = 1; n <= cpw; n++) {
-      runMasks[n] = runMasks[n - 1] | (1L << ((n - 1) * d));
-    }
+    this.runMasks = RUN_MASKS[d];
   }
 
   @Override
@@ -121,10 +144,12 @@ public final class StableBloomFilter implements DedupFilter {
    * P mod W words after a random start], so exactly P cells are decremented and every cell is hit
    * with probability P/mb, independently across words: the per-cell model of
    * {@link FilterMath#cellChain} holds for cells of distinct words, which is where an element's K
-   * cells are. The randomness is SplitMix64 of the element's hash: deterministic, replayable.
+   * cells are. The randomness is SplitMix64 of the element's hash and the arrival counter, so
+   * repeats of one element decay fresh cells (see the class comment); the counter is the SplitMix64
+   * state, i.e. the counter times the golden gamma, finalized.
    */
   private void insert(long[] page, int base, long h1, long h2) {
-    long seed = h2 ^ Long.rotateLeft(h1, 21);
+    long seed = h2 ^ Long.rotateLeft(h1, 21) ^ mix((header.inserts + 1) * 0x9E3779B97F4A7C15L);
     int wordMask = blockWords - 1;
     int q = p >>> wordBits;
     int rem = p & wordMask;

@@ -103,7 +103,8 @@ class FilterFormatTest {
 
   /**
    * Regenerates the golden files. Only after an intended, versioned format change (bump
-   * FilterFormat.VERSION or FilterHeader.FORMAT_VERSION and keep reading the old files): remove
+   * FilterFormat.VERSION or FilterHeader.FORMAT_VERSION and keep reading the old files), or, before
+   * any release, an intended change of the cells a filter stores (overwrite the files): remove
    * {@code @Disabled}, run {@code mvn -B -ntp -q -o -pl state -am test -Dtest=FilterFormatTest}
    * from the repository root, restore {@code @Disabled}, commit the new files next to the old ones.
    */

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Whole-job benchmark: urldedup against the keyed exact dedup a Flink user writes today.
+#
+#   jobbench/run.sh OUTDIR [records] [jobs] [backends]
+#     records   lines of generated crawl stream (default 10000000; unique URLs = records/2)
+#     jobs      comma list of identity,exact,stable,scalable (default all four)
+#     backends  comma list of hashmap,rocksdb (default both)
+#
+# Each (job, backend) runs in its own JVM with its own mini-cluster, checkpointing every 10 s
+# (incremental on RocksDB), and writes OUTDIR/<job>-<backend>.properties; OUTDIR/report.md has the
+# side-by-side table. The input and truth files are made once under $JOBBENCH_DATA
+# (default /tmp/urldedup-jobbench), never in the repository.
+#
+# Environment: JOBBENCH_UNIQUE (unique URLs, default records/2), JOBBENCH_SEED (42),
+# JOBBENCH_XMX (4g), JOBBENCH_TIMEOUT (per run, seconds, 1800), JOBBENCH_INTERVAL (10s),
+# JOBBENCH_FLAGS (extra flags for every run), JOBBENCH_STABLE_FLAGS (--memory 16m --cache-memory 32m),
+# JOBBENCH_SCALABLE_FLAGS (--capacity <unique URLs + 10%> --cache-memory 32m), JOBBENCH_COMPACT_EAGERLY
+# (true: urldedup runs on RocksDB compact L0 at every flush, see CompactEagerly),
+# JOBBENCH_URLDEDUP_INCREMENTAL (true; false: full checkpoints for the urldedup runs), JOBBENCH_JFR=1,
+# JOBBENCH_SKIP_BUILD=1.
+set -euo pipefail
+
+if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
+  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+OUT=$(mkdir -p "$1" && cd "$1" && pwd)
+RECORDS=${2:-10000000}
+JOBS=${3:-identity,exact,stable,scalable}
+BACKENDS=${4:-hashmap,rocksdb}
+UNIQUE=${JOBBENCH_UNIQUE:-$((RECORDS / 2))}
+SEED=${JOBBENCH_SEED:-42}
+XMX=${JOBBENCH_XMX:-4g}
+TIMEOUT=${JOBBENCH_TIMEOUT:-1800}
+INTERVAL=${JOBBENCH_INTERVAL:-10s}
+DATA=${JOBBENCH_DATA:-/tmp/urldedup-jobbench}
+STABLE_FLAGS=${JOBBENCH_STABLE_FLAGS:---memory 16m --cache-memory 32m}
+# capacity with 10% headroom: at exactly the expected count most shards spill a few URLs into a
+# second slice twice the size of the first
+SCALABLE_FLAGS=${JOBBENCH_SCALABLE_FLAGS:---capacity $((UNIQUE + UNIQUE / 10)) --cache-memory 32m}
+COMPACT_EAGERLY=${JOBBENCH_COMPACT_EAGERLY:-true}
+URLDEDUP_INCREMENTAL=${JOBBENCH_URLDEDUP_INCREMENTAL:-true}
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+if [[ "${JOBBENCH_SKIP_BUILD:-0}" != 1 || ! -f jobbench/target/classpath.txt ]]; then
+  echo "building (mvn -o package, tests skipped)..." >&2
+  mvn -B -ntp -q -o -pl jobbench -am package -DskipTests
+fi
+# a private copy of this worktree's jars: a rebuild during a long run must not change the code under it
+LIB="$OUT/lib"
+rm -rf "$LIB" && mkdir -p "$LIB"
+CP="$LIB/urldedup-jobbench.jar"
+cp jobbench/target/urldedup-jobbench-0.1.0-SNAPSHOT.jar "$CP"
+IFS=: read -r -a DEPS < jobbench/target/classpath.txt || true  # the file has no final newline
+for d in "${DEPS[@]}"; do
+  if [[ "$d" == "$ROOT"/* ]]; then
+    cp "$d" "$LIB/" && CP="$CP:$LIB/$(basename "$d")"
+  else
+    CP="$CP:$d"
+  fi
+done
+OPENS=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
+  --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED
+  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.math=ALL-UNNAMED
+  --add-opens=java.base/java.lang.invoke=ALL-UNNAMED --add-opens=java.base/java.util.regex=ALL-UNNAMED
+  --add-opens=java.base/java.security=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED
+  --add-opens=java.sql/java.sql=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED
+  --add-exports=java.management/sun.management=ALL-UNNAMED)
+JAVA=(java -Xms1g "-Xmx$XMX" -XX:+UseG1GC "${OPENS[@]}"
+  "-Dlog4j.configurationFile=$ROOT/jobbench/src/main/resources/log4j2-jobbench.properties" -cp "$CP")
+
+# ---- input: generated once per (records, unique, seed) ----
+mkdir -p "$DATA"
+BASE="$DATA/crawl-$RECORDS-$UNIQUE-$SEED"
+if [[ ! -f "$BASE.bits" ]]; then
+  echo "generating $RECORDS lines, $UNIQUE unique URLs into $BASE.txt ..." >&2
+  "${JAVA[@]}" io.urldedup.samples.CrawlStreamGenerator --lines "$RECORDS" --unique-target "$UNIQUE" \
+    --seed "$SEED" --output "$BASE.txt.tmp" --truth "$BASE.truth.tmp" >&2
+  "${JAVA[@]}" io.urldedup.jobbench.TruthBits "$BASE.truth.tmp" "$BASE.bits.tmp" >&2
+  mv "$BASE.txt.tmp" "$BASE.txt"
+  rm -f "$BASE.truth.tmp"  # the bit set is all the sink needs
+  mv "$BASE.bits.tmp" "$BASE.bits"
+fi
+
+# ---- machine and load ----
+{
+  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+  echo "cores=$(nproc)"
+  echo "memory=$(free -g | awk '/^Mem:/ {print $2 " GiB"}')"
+  echo "java=$(java -version 2>&1 | head -2 | tr '\n' ' ')"
+  echo "records=$RECORDS"
+  echo "unique=$UNIQUE"
+  echo "seed=$SEED"
+  echo "xmx=$XMX"
+  echo "interval=$INTERVAL"
+  echo "loadBefore=$(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$OUT/machine.properties"
+
+# ---- the runs ----
+IFS=, read -r -a JOB_LIST <<< "$JOBS"
+IFS=, read -r -a BACKEND_LIST <<< "$BACKENDS"
+for backend in "${BACKEND_LIST[@]}"; do
+  for job in "${JOB_LIST[@]}"; do
+    name="$job-$backend"
+    work="$DATA/work-$$-$name"  # per invocation: concurrent invocations must not share it
+    rm -rf "$work"
+    flags=(${JOBBENCH_FLAGS:-})
+    case "$job" in
+      stable) flags+=($STABLE_FLAGS --compact-eagerly "$COMPACT_EAGERLY" --incremental "$URLDEDUP_INCREMENTAL") ;;
+      scalable) flags+=($SCALABLE_FLAGS --compact-eagerly "$COMPACT_EAGERLY" --incremental "$URLDEDUP_INCREMENTAL") ;;
+    esac
+    jfr=()
+    if [[ "${JOBBENCH_JFR:-0}" == 1 ]]; then
+      jfr=("-XX:StartFlightRecording=filename=$OUT/$name.jfr,settings=profile,dumponexit=true")
+    fi
+    echo "== $name (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+    load0=$(cut -d' ' -f1 /proc/loadavg)
+    set +e
+    timeout --kill-after=30 "$((TIMEOUT + 60))" "${JAVA[@]}" "${jfr[@]}" io.urldedup.jobbench.JobBench \
+      --job "$job" --backend "$backend" --input "$BASE.txt" --truth-bits "$BASE.bits" \
+      --work "$work" --out "$OUT/$name.properties" --interval "$INTERVAL" --timeout "${TIMEOUT}s" \
+      "${flags[@]}" > "$OUT/$name.log" 2>&1
+    rc=$?
+    set -e
+    echo "loadStart=$load0" >> "$OUT/$name.properties"
+    echo "loadEnd=$(cut -d' ' -f1 /proc/loadavg)" >> "$OUT/$name.properties"
+    if [[ $rc != 0 ]]; then
+      echo "   exit $rc, see $OUT/$name.log" >&2
+      [[ -s "$OUT/$name.properties" ]] || echo "status=exit $rc" > "$OUT/$name.properties"
+    fi
+    grep -E '^(status|recordsPerSecond|ckptBytesPerUnique|vmHwmKb|fpr|fnRate)=' "$OUT/$name.properties" \
+      | tr '\n' ' ' >&2; echo >&2
+    rm -rf "$work"
+  done
+done
+echo "loadAfter=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/machine.properties"
+"${JAVA[@]}" io.urldedup.jobbench.Report "$OUT" > "$OUT/report.md"
+cat "$OUT/report.md"

@@ -1,0 +1,390 @@
+package io.urldedup.jobbench;
+
+import io.urldedup.job.DedupPipeline;
+import io.urldedup.job.JobConfig;
+import io.urldedup.operators.DecodeFunction;
+import io.urldedup.operators.RawRecord;
+import io.urldedup.operators.UrlRecord;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+
+/**
+ * One benchmark run: one job ({@code identity | exact | stable | scalable}) on one state backend,
+ * in this JVM's own mini-cluster, over a numbered line file; writes a {@code key=value} result
+ * file. {@code run.sh} runs each combination in a fresh JVM so that peak RSS is per job.
+ *
+ * <pre>
+ * JobBench --job J --backend hashmap|rocksdb --input LINES --truth-bits BITS --work DIR --out FILE
+ *          [--interval 10s] [--parallelism 1] [--ttl 30d] [--managed 512m] [--timeout 1800s]
+ *          [--incremental true|false] [--compact-eagerly true|false]
+ *          [any urldedup job flag: --fpr, --memory, --capacity, --shards, --cache-memory, ...]
+ * </pre>
+ */
+public final class JobBench {
+
+  enum Job { IDENTITY, EXACT, STABLE, SCALABLE }
+
+  private JobBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> own = new LinkedHashMap<>();
+    List<String> jobFlags = new ArrayList<>();
+    List<String> ownNames = List.of("job", "backend", "input", "truth-bits", "work", "out",
+        "interval", "parallelism", "ttl", "managed", "timeout", "compact-eagerly", "incremental");
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      String name = a.startsWith("--") ? a.substring(2) : null;
+      if (name != null && ownNames.contains(name)) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(a + " needs a value");
+        }
+        own.put(name, args[++i]);
+      } else {
+        jobFlags.add(a);
+      }
+    }
+    Job job = Job.valueOf(required(own, "job").toUpperCase(Locale.ROOT));
+    String backend = required(own, "backend").toLowerCase(Locale.ROOT);
+    if (!backend.equals("hashmap") && !backend.equals("rocksdb")) {
+      throw new IllegalArgumentException("--backend: '" + backend + "' is not accepted; accepted: hashmap, rocksdb");
+    }
+    String input = required(own, "input");
+    String truthBits = required(own, "truth-bits");
+    Path work = Path.of(required(own, "work")).toAbsolutePath();
+    Path out = Path.of(required(own, "out"));
+    Duration interval = parseDuration(own.getOrDefault("interval", "10s"));
+    int parallelism = Integer.parseInt(own.getOrDefault("parallelism", "1"));
+    Duration ttl = parseDuration(own.getOrDefault("ttl", "30d"));
+    Duration timeout = parseDuration(own.getOrDefault("timeout", "1800s"));
+    String managed = own.getOrDefault("managed", "512m");
+
+    List<String> cfgArgs = new ArrayList<>(List.of("--input", input, "--output", "-",
+        "--state-backend", backend, "--parallelism", String.valueOf(parallelism)));
+    if (job == Job.STABLE || job == Job.SCALABLE) {
+      cfgArgs.addAll(List.of("--filter", job.name().toLowerCase(Locale.ROOT)));
+    }
+    cfgArgs.addAll(jobFlags);
+    JobConfig config = JobConfig.parse(cfgArgs.toArray(new String[0]), System.getenv());
+
+    Path ckpt = work.resolve("checkpoints");
+    Path rocks = work.resolve("rocksdb");
+    Files.createDirectories(ckpt);
+    Files.createDirectories(rocks);
+    Configuration conf = new Configuration();
+    conf.set(StateBackendOptions.STATE_BACKEND, backend);
+    boolean incremental = Boolean.parseBoolean(own.getOrDefault("incremental", "true"));
+    conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, incremental);
+    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
+    conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, ckpt.toUri().toString());
+    // keep the files after the run: their size on disk is reported next to the statistics
+    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 1);
+    conf.setString("state.backend.rocksdb.localdir", rocks.toString());
+    conf.set(PipelineOptions.MAX_PARALLELISM, config.maxParallelism());
+    conf.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(managed));
+    conf.set(RestOptions.BIND_PORT, "0");
+    // every checkpoint's statistics, not the last 10
+    conf.setString("web.checkpoints.history", "10000");
+    boolean compactEagerly = Boolean.parseBoolean(own.getOrDefault("compact-eagerly", "false"));
+    if (compactEagerly && backend.equals("rocksdb")) {
+      conf.setString("state.backend.rocksdb.options-factory", CompactEagerly.class.getName());
+    }
+
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setParallelism(parallelism);
+    DataStream<RawRecord> source = env
+        .fromSource(new NumberedLineSource(input), WatermarkStrategy.noWatermarks(), "lines")
+        .uid("lines").setParallelism(1);
+    TruthSink sink = new TruthSink(truthBits);
+    switch (job) {
+      case IDENTITY -> decode(source, config)
+          .keyBy(new ShardKey(), Types.INT)
+          .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
+      case EXACT -> decode(source, config)
+          .keyBy(new UrlKey(), Types.STRING)
+          .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class)).uid("exact").name("exact")
+          .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
+      case STABLE, SCALABLE -> DedupPipeline.build(source, sink, null, config)
+          .out().setParallelism(1);
+      default -> throw new AssertionError(job);
+    }
+    StreamGraph graph = env.getStreamGraph();
+    graph.setJobName("jobbench-" + job.name().toLowerCase(Locale.ROOT) + "-" + backend);
+
+    TruthBits truth = TruthBits.read(Path.of(truthBits));
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("job", job.name().toLowerCase(Locale.ROOT));
+    result.put("backend", backend);
+    result.put("lines", truth.lines);
+    result.put("uniques", truth.uniques());
+    result.put("parallelism", parallelism);
+    result.put("jobFlags", String.join(" ", jobFlags));
+    result.put("compactEagerly", compactEagerly);
+    result.put("incremental", incremental);
+
+    MiniClusterConfiguration mcc = new MiniClusterConfiguration.Builder()
+        .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(Math.max(1, parallelism))
+        .build();
+    long wallStart = System.nanoTime();
+    try (MiniCluster mc = new MiniCluster(mcc)) {
+      mc.start();
+      JobID id = mc.submitJob(graph).get().getJobID();
+      JobResult jr;
+      try {
+        jr = mc.requestJobResult(id).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        // report how far it got: the rate so far, CPU so far, the checkpoints so far
+        long lines = BenchProbe.linesRead;
+        long now = System.nanoTime();
+        CheckpointStatsSnapshot stats = mc.getExecutionGraph(id).get().getCheckpointStatsSnapshot();
+        long[] cpu = taskThreadCpu();
+        long procCpu = BenchProbe.processCpu();
+        mc.cancelJob(id).get(60, TimeUnit.SECONDS);
+        result.put("status", "timeout after " + timeout + " at line " + lines + " (partial)");
+        result.put("partialLines", lines);
+        if (BenchProbe.firstRecordNanos != 0 && lines > 0) {
+          double secs = (now - BenchProbe.firstRecordNanos) / 1e9;
+          result.put("processSeconds", String.format(Locale.ROOT, "%.2f", secs));
+          result.put("recordsPerSecond", Math.round(lines / secs));
+          result.put("decodeCpuUsPerRecord", us(cpu[0], lines));
+          result.put("keyedCpuUsPerRecord", us(cpu[1], lines));
+          result.put("processCpuUsPerRecord", us(procCpu - BenchProbe.processCpuStart, lines));
+        }
+        finish(result, out, truth, stats, ckpt, wallStart);
+        System.exit(3);
+        return;
+      }
+      if (!jr.isSuccess()) {
+        result.put("status", "failed: " + jr.getSerializedThrowable()
+            .map(t -> t.getFullStringifiedStackTrace()).orElse("?").lines().limit(8)
+            .reduce((x, y) -> x + " | " + y).orElse("?"));
+        finish(result, out, truth, null, ckpt, wallStart);
+        System.exit(4);
+        return;
+      }
+      JobExecutionResult er = jr.toJobExecutionResult(JobBench.class.getClassLoader());
+      Object invalid = er.getAllAccumulatorResults().get("urldedup.invalid");
+      result.put("status", "ok");
+      result.put("invalid", invalid == null ? 0L : invalid);
+      CheckpointStatsSnapshot stats = mc.getArchivedExecutionGraph(id).get().getCheckpointStatsSnapshot();
+      finish(result, out, truth, stats, ckpt, wallStart);
+    }
+    System.exit(0);
+  }
+
+  private static DataStream<UrlRecord> decode(DataStream<RawRecord> source, JobConfig config) {
+    return source.process(new DecodeFunction(config.decodeConfig()), TypeInformation.of(UrlRecord.class))
+        .uid("decode").name("decode").setParallelism(source.getParallelism());
+  }
+
+  private static void finish(Map<String, Object> r, Path out, TruthBits truth, CheckpointStatsSnapshot stats,
+      Path ckpt, long wallStart) throws IOException {
+    r.put("wallSeconds", String.format(Locale.ROOT, "%.1f", (System.nanoTime() - wallStart) / 1e9));
+    long t0 = BenchProbe.firstRecordNanos;
+    long t1 = BenchProbe.endOfInputNanos;
+    if (t0 != 0 && t1 > t0 && !r.containsKey("partialLines")) {
+      double secs = (t1 - t0) / 1e9;
+      r.put("processSeconds", String.format(Locale.ROOT, "%.2f", secs));
+      r.put("recordsPerSecond", Math.round(truth.lines / secs));
+    }
+    if (BenchProbe.sourceCpuEnd > 0 && !r.containsKey("partialLines")) {
+      r.put("decodeCpuUsPerRecord", us(BenchProbe.sourceCpuEnd - BenchProbe.sourceCpuStart, truth.lines));
+    }
+    if (BenchProbe.keyedCpuEnd > 0 && !r.containsKey("partialLines")) {
+      r.put("keyedCpuUsPerRecord", us(BenchProbe.keyedCpuEnd - BenchProbe.keyedCpuStart, truth.lines));
+      r.put("processCpuUsPerRecord", us(BenchProbe.processCpuEnd - BenchProbe.processCpuStart, truth.lines));
+    }
+    r.put("emitted", BenchProbe.emitted);
+    // a timed-out run: against the lines read (records still in flight count as FP, slightly)
+    long covered = r.containsKey("partialLines") ? (Long) r.get("partialLines") : truth.lines;
+    long uniques = truth.uniquesBefore(covered);
+    long fp = uniques - BenchProbe.emittedFirsts;
+    long repeats = covered - uniques;
+    r.put("falsePositives", fp);
+    r.put("falseNegatives", BenchProbe.emittedRepeats);
+    r.put("fpr", String.format(Locale.ROOT, "%.6f", uniques == 0 ? 0.0 : (double) fp / uniques));
+    r.put("fnRate", String.format(Locale.ROOT, "%.6f", repeats == 0 ? 0.0 : (double) BenchProbe.emittedRepeats / repeats));
+    r.put("emittedTwice", BenchProbe.emittedTwice);
+    r.put("unnumbered", BenchProbe.unnumbered);
+    if (stats != null) {
+      checkpoints(r, truth, stats);
+    }
+    r.put("checkpointDirBytes", du(ckpt));
+    r.put("vmHwmKb", procStatus("VmHWM"));
+    r.put("heapMaxMb", Runtime.getRuntime().maxMemory() >> 20);
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
+      r.forEach((k, v) -> w.println(k + "=" + String.valueOf(v).replace('\n', ' ')));
+    }
+    r.forEach((k, v) -> System.out.println(k + "=" + v));
+  }
+
+  /**
+   * Every completed checkpoint as {@code id:linesCovered:uniquesCovered:stateSize:checkpointedSize};
+   * the final one (the whole stream); and the mean and max bytes per unique URL over those covering
+   * at least half the stream (an incremental RocksDB checkpoint also references stale versions
+   * until compaction, so its size swings between checkpoints).
+   */
+  private static void checkpoints(Map<String, Object> r, TruthBits truth, CheckpointStatsSnapshot stats) {
+    long covered = covered(r, truth);
+    List<AbstractCheckpointStats> done = new ArrayList<>();
+    for (AbstractCheckpointStats s : stats.getHistory().getCheckpoints()) {
+      if (s.getStatus() == CheckpointStatsStatus.COMPLETED) {
+        done.add(s);
+      }
+    }
+    done.sort((a, b) -> Long.compare(a.getCheckpointId(), b.getCheckpointId()));
+    StringBuilder all = new StringBuilder();
+    AbstractCheckpointStats last = null;
+    long lastLines = 0;
+    double max = 0;
+    double sum = 0;
+    int half = 0;
+    for (AbstractCheckpointStats s : done) {
+      Long lines = BenchProbe.linesAtCheckpoint.get(s.getCheckpointId());
+      long l = lines == null ? covered : lines;
+      long u = truth.uniquesBefore(l);
+      all.append(s.getCheckpointId()).append(':').append(l).append(':').append(u)
+          .append(':').append(s.getStateSize()).append(':').append(s.getCheckpointedSize()).append(' ');
+      if (l >= lastLines) {
+        last = s;
+        lastLines = l;
+      }
+      if (2 * l >= covered(r, truth) && u > 0) {
+        double b = (double) s.getStateSize() / u;
+        max = Math.max(max, b);
+        sum += b;
+        half++;
+      }
+    }
+    r.put("checkpointsCompleted", done.size());
+    r.put("checkpoints", all.toString().trim());
+    if (last != null) {
+      long u = truth.uniquesBefore(lastLines);
+      r.put("ckptId", last.getCheckpointId());
+      r.put("ckptLines", lastLines);
+      r.put("ckptUniques", u);
+      r.put("ckptStateBytes", last.getStateSize());
+      r.put("ckptIncrementalBytes", last.getCheckpointedSize());
+      r.put("ckptBytesPerUnique", String.format(Locale.ROOT, "%.3f", u == 0 ? 0.0 : (double) last.getStateSize() / u));
+    }
+    if (half > 0) {
+      r.put("ckptSecondHalfCount", half);
+      r.put("ckptSecondHalfMeanBytesPerUnique", String.format(Locale.ROOT, "%.3f", sum / half));
+      r.put("ckptSecondHalfMaxBytesPerUnique", String.format(Locale.ROOT, "%.3f", max));
+    }
+  }
+
+  private static long covered(Map<String, Object> r, TruthBits truth) {
+    return r.containsKey("partialLines") ? (Long) r.get("partialLines") : truth.lines;
+  }
+
+  /** CPU time so far of the source+decode task thread and of the keyed (sink writer) task thread. */
+  private static long[] taskThreadCpu() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long[] cpu = new long[2];
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      String n = t.getName();
+      if (n.startsWith("Source: lines")) {
+        cpu[0] += Math.max(0, mx.getThreadCpuTime(t.getId()) - BenchProbe.sourceCpuStart);
+      } else if (n.contains(": Writer (")) {
+        cpu[1] += Math.max(0, mx.getThreadCpuTime(t.getId()) - BenchProbe.keyedCpuStart);
+      }
+    }
+    return cpu;
+  }
+
+  private static String us(long nanos, long records) {
+    return String.format(Locale.ROOT, "%.3f", nanos / 1e3 / Math.max(1, records));
+  }
+
+  private static long du(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return 0;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+
+  private static long procStatus(String field) {
+    try {
+      for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (l.startsWith(field + ":")) {
+          return Long.parseLong(l.substring(field.length() + 1).trim().split("\\s+")[0]);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  private static String required(Map<String, String> own, String name) {
+    String v = own.get(name);
+    if (v == null) {
+      throw new IllegalArgumentException("--" + name + " is required");
+    }
+    return v;
+  }
+
+  private static Duration parseDuration(String s) {
+    return org.apache.flink.util.TimeUtils.parseDuration(s);
+  }
+
+  static final class ShardKey implements KeySelector<UrlRecord, Integer> {
+    @Override
+    public Integer getKey(UrlRecord r) {
+      return r.shard;
+    }
+  }
+
+  static final class UrlKey implements KeySelector<UrlRecord, String> {
+    @Override
+    public String getKey(UrlRecord r) {
+      return r.url;
+    }
+  }
+
+}

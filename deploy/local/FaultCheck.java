@@ -1,9 +1,11 @@
 import io.urldedup.state.FilterMath;
+import io.urldedup.state.ForgettingModel;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -23,11 +25,11 @@ import java.util.Map;
  * chance). Duplicates are not allowed at all: a scalable filter never forgets, so an URL emitted
  * twice is a replay that leaked through.
  *
- * <p>stable: a repeat is re-emitted (false negative) with the probability FilterMath
- * stableFalseNegative gives for its gap (arrivals since the URL was last seen, per shard = gap /
- * shards): the same model `urldedup plan` prints. Expected FN = the sum over all repeat lines;
- * the check allows mean + 4 sqrt(mean) + 5 (Poisson-like upper tail: the events are nearly
- * independent rare events); the measured count beyond that would be replay duplicates.
+ * <p>stable: the expected re-emissions (false negatives) of the stream are ForgettingModel's
+ * replay of the truth file through the model `urldedup plan` prints (a URL is forgotten some
+ * number of new URLs after it was last emitted; the model brackets that count between a low and
+ * a high law). The check allows high + 4 max(sd, sqrt(high)) + 5; more would be replay
+ * duplicates.
  */
 public final class FaultCheck {
 
@@ -46,22 +48,23 @@ public final class FaultCheck {
     long distinct = 0;
     long repeats = 0;
     long line = 0;
-    Map<Integer, long[]> gapBuckets = new HashMap<>();
+    Map<String, Integer> ids = new HashMap<>(1 << 20);
+    int[] stream = new int[1 << 16];
     try (BufferedReader r = Files.newBufferedReader(Path.of(o.get("truth")), StandardCharsets.UTF_8)) {
       for (String s; (s = r.readLine()) != null; line++) {
         int tab = s.indexOf('\t');
         String url = s.substring(tab + 1);
-        Long prev = lastSeen.put(url, line);
+        lastSeen.put(url, line);
         if (s.startsWith("first")) {
           distinct++;
         } else {
           repeats++;
-          if (prev != null) {
-            long gap = line - prev - 1;
-            int b = bucket(gap);
-            gapBuckets.computeIfAbsent(b, k -> new long[2])[0]++;
-          }
         }
+        if (line == stream.length) {
+          stream = Arrays.copyOf(stream, 2 * stream.length);
+        }
+        Integer id = ids.putIfAbsent(url, ids.size());
+        stream[(int) line] = id == null ? ids.size() - 1 : id;
       }
     }
     long outRecords = 0;
@@ -123,14 +126,11 @@ public final class FaultCheck {
       long memory = Long.parseLong(o.get("memory-bytes"));
       int cellBits = Integer.parseInt(o.getOrDefault("cell-bits", "2"));
       FilterMath.StableGeometry g = FilterMath.stableGeometry(fpr, memory / shards, cellBits);
-      double expectedFn = 0;
-      for (Map.Entry<Integer, long[]> e : gapBuckets.entrySet()) {
-        long gap = representative(e.getKey());
-        expectedFn += e.getValue()[0] * FilterMath.stableFalseNegative(g, Math.max(1, gap / shards));
-      }
-      double bound = expectedFn + 4 * Math.sqrt(expectedFn) + 5;
+      ForgettingModel.Estimate e = new ForgettingModel(g, line / shards + 1)
+          .reemissions(Arrays.copyOf(stream, (int) line), ids.size(), shards, 20, 1);
+      double bound = e.high() + 4 * Math.max(e.sd(), Math.sqrt(e.high())) + 5;
       res.put("repeats", Long.toString(repeats));
-      res.put("plan_expected_fn", String.format(Locale.ROOT, "%.1f", expectedFn));
+      res.put("plan_expected_fn", String.format(Locale.ROOT, "%.1f..%.1f", e.low(), e.high()));
       res.put("fn_bound", String.format(Locale.ROOT, "%.1f", bound));
       res.put("plan_stable_fpr", String.format(Locale.ROOT, "%.4g", g.stableFpr()));
       // first occurrences suppressed: at most the stable FPR (the FPR rises to it from empty)
@@ -143,15 +143,6 @@ public final class FaultCheck {
     if (!ok) {
       System.exit(1);
     }
-  }
-
-  /** Gaps in 1% geometric buckets (exact below 100): FN(gap) is smooth in gap. */
-  static int bucket(long gap) {
-    return gap < 100 ? (int) gap : 100 + (int) Math.round(Math.log(gap / 100.0) / Math.log(1.01));
-  }
-
-  static long representative(int b) {
-    return b < 100 ? b : Math.round(100 * Math.pow(1.01, b - 100));
   }
 
   static Map<String, Integer> counts(Path p) throws IOException {

@@ -31,7 +31,7 @@ public final class FilterHeader {
   final int growth;
   final double tightening;
   long maxMemoryBytes;
-  // counters: stable: arrivals (every testAndAdd/add); scalable: elements answered unseen.
+  // counters: stable: inserts (testAndAdd answered unseen, and add); scalable: elements answered unseen.
   // sliceCount[i]: elements inserted into slice i (not found in an older slice)
   long inserts;
   // stable geometry
@@ -136,7 +136,7 @@ public final class FilterHeader {
         : FilterSpec.scalable(fpr, capacity, growth, tightening, maxMemoryBytes);
   }
 
-  /** Stable: arrivals so far; scalable: elements answered unseen so far. */
+  /** Stable: inserts so far (repeats are reads); scalable: elements answered unseen so far. */
   public long inserts() {
     return inserts;
   }

@@ -228,8 +228,8 @@ public final class FilterMath {
    * the smallest power-of-two number of words W (8 = one cache line, up to a 4 KiB page) with
    * K <= W (the K cells go to distinct words) and P <= mb (the P decrements of one insert stay
    * inside the block); the smallest keeps an insert to one or two cache lines. Among those the K
-   * with the longest median retention (global arrivals until the FN probability of an element
-   * reaches 1/2) wins.
+   * with the longest median retention (inserts, i.e. new elements, until the FN probability of an
+   * element reaches 1/2) wins.
    */
   public static StableGeometry stableGeometry(double eps, long memoryBytes, int cellBits) {
     int max = (1 << cellBits) - 1;
@@ -362,8 +362,8 @@ public final class FilterMath {
 
   /**
    * False-negative probability of a stable filter for an element last inserted {@code gap}
-   * arrivals ago (arrivals to the whole filter, distinct other elements). Arrivals to the
-   * element's block ~ Binomial(gap, 1/blocks); given j of them each of its K cells follows the
+   * inserts ago (inserts into the whole filter: other elements answered unseen; a repeat is a
+   * read, see {@link StableBloomFilter}). Inserts into the element's block ~ Binomial(gap, 1/blocks); given j of them each of its K cells follows the
    * per-cell chain from Max, and the element is forgotten iff some cell reached 0:
    * FN(g) = sum_j Binom(j; g, 1/blocks) (1 - (1 - (T^j)[Max][0])^K). T^j by squaring for the
    * lowest j, then one vector step per j, so g = 1e9 costs a few thousand 16-state steps.
@@ -373,12 +373,24 @@ public final class FilterMath {
     return expectOverBlockArrivals(g, gap, FN);
   }
 
-  /** Expected FPR of a stable filter after {@code inserts} arrivals from empty (rises to {@link StableGeometry#stableFpr()}). */
+  /**
+   * Probability that some cell of an element inserted {@code gap} inserts ago has been 0 at least
+   * once since: {@link #stableFalseNegative} with 0 made absorbing in the per-cell chain (a cell
+   * at 0 that another element's insert sets again still counts). An element arriving often is
+   * re-emitted at its first arrival after that event, one arriving once is re-emitted with
+   * probability FN(gap) <= this; the two bracket the forgetting time that {@link ForgettingModel}
+   * replays.
+   */
+  public static double stableForgottenBy(StableGeometry g, long gap) {
+    return expectOverBlockArrivals(g, gap, FORGOTTEN);
+  }
+
+  /** Expected FPR of a stable filter after {@code inserts} inserts from empty (rises to {@link StableGeometry#stableFpr()}). */
   public static double stableFprAfter(StableGeometry g, long inserts) {
     return expectOverBlockArrivals(g, inserts, FPR);
   }
 
-  /** Expected fraction of non-zero cells after {@code inserts} arrivals from empty. */
+  /** Expected fraction of non-zero cells after {@code inserts} inserts from empty. */
   public static double stableFillAfter(StableGeometry g, long inserts) {
     return expectOverBlockArrivals(g, inserts, FILL);
   }
@@ -386,13 +398,18 @@ public final class FilterMath {
   private static final int FN = 0;
   private static final int FPR = 1;
   private static final int FILL = 2;
+  private static final int FORGOTTEN = 3;
 
   private static double expectOverBlockArrivals(StableGeometry g, long n, int what) {
     int max = g.max();
     int k = g.k();
     long mb = g.cellsPerBlock();
     double[][] t = cellChain(k, g.p(), mb, max);
-    int start = what == FN ? max : 0;
+    if (what == FORGOTTEN) {
+      t[0] = new double[max + 1];
+      t[0][0] = 1;
+    }
+    int start = what == FN || what == FORGOTTEN ? max : 0;
     if (n <= 0) {
       return 0;
     }
@@ -409,7 +426,7 @@ public final class FilterMath {
       lo = Math.max(0, (long) Math.floor(mean - 10 * sd - 10));
       hi = Math.min(n, (long) Math.ceil(mean + 10 * sd + 10));
     }
-    if (what != FN && lo * (double) Math.min(g.k(), g.p()) / mb > 60) {
+    if ((what == FPR || what == FILL) && lo * (double) Math.min(g.k(), g.p()) / mb > 60) {
       // from empty, every cell has been set or fully decayed since: e^-60 from the stable point
       return what == FPR ? g.stableFpr() : 1 - g.stableZeroFraction();
     }
@@ -420,7 +437,7 @@ public final class FilterMath {
       double w = blocks == 1 ? 1 : Math.exp(logBinomialPmf(n, j, 1.0 / blocks));
       double p0 = Math.min(v[0], 1 - 1e-300);
       double value = switch (what) {
-        case FN -> -Math.expm1(k * Math.log1p(-p0));
+        case FN, FORGOTTEN -> -Math.expm1(k * Math.log1p(-p0));
         case FPR -> Math.exp(k * Math.log1p(-p0));
         default -> 1 - p0;
       };

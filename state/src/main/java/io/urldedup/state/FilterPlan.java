@@ -8,8 +8,8 @@ import java.util.Locale;
  */
 public final class FilterPlan {
 
-  /** Arrivals since last seen at which the stable filter's FN probability is shown (whole job). */
-  static final long[] STABLE_GAPS = {100_000L, 1_000_000L, 10_000_000L, 100_000_000L};
+  /** New URLs (inserts, whole job) since a URL was emitted at which the stable filter's forgetting is shown. */
+  static final long[] STABLE_GAPS = {100_000L, 1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L};
   /** Distinct URLs (whole job) at which the scalable filter's size is shown. */
   static final long[] SCALABLE_SIZES = {1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L};
 
@@ -26,7 +26,7 @@ public final class FilterPlan {
     FilterMath.StableGeometry g = FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
     StringBuilder sb = new StringBuilder();
     line(sb, "filter: stable Bloom filter (Deng & Rafiei 2006), blocked; %d shards", shards);
-    line(sb, "  cells: %d bits each (Max = %d); K = %d cells set per URL; P = %d cells decremented per URL",
+    line(sb, "  cells: %d bits each (Max = %d); K = %d cells set per URL; P = %d cells decremented per new URL",
         g.cellBits(), g.max(), g.k(), g.p());
     line(sb, "  block: %d words (%d bytes, %d cells); each URL touches one block", g.blockWords(),
         g.blockWords() * 8, g.cellsPerBlock());
@@ -34,10 +34,13 @@ public final class FilterPlan {
     line(sb, "  total:     %d cells, %s", g.cells() * shards, bytes(pagesBytes(g) * shards));
     line(sb, "  stable false-positive rate: %s (target --fpr %s); stable zero fraction %.4f",
         pct(g.stableFpr()), spec.fpr(), g.stableZeroFraction());
-    line(sb, "  false-negative probability by arrivals since the URL was last seen (whole job, spread over %d shards):",
-        shards);
+    line(sb, "  forgetting: a repeat is a read, so a URL is forgotten some number of new URLs after it was last");
+    line(sb, "  emitted, however often it was seen since (new URLs over the whole job, spread over %d shards):", shards);
+    line(sb, "    %15s  %26s  %26s", "new URLs", "re-emitted if seen again", "forgotten by (seen often)");
     for (long gap : STABLE_GAPS) {
-      line(sb, "    %,15d arrivals: %s", gap, pct(FilterMath.stableFalseNegative(g, Math.max(1, gap / shards))));
+      long perShard = Math.max(1, gap / shards);
+      line(sb, "    %,15d  %26s  %26s", gap, pct(FilterMath.stableFalseNegative(g, perShard)),
+          pct(FilterMath.stableForgottenBy(g, perShard)));
     }
     return sb.toString();
   }

@@ -6,7 +6,7 @@ import net.openhft.hashing.LongTupleHashFunction;
  * The one hash computation per URL: XXH3-128 over the URL's UTF-8 bytes with a secret seed.
  *
  * <p>Everything downstream (shard choice, block choice, probe positions, stable-filter decay
- * positions, the latter together with the filter's arrival counter) is derived from the two
+ * positions, the latter together with the filter's insert counter) is derived from the two
  * 64-bit halves, so a URL is hashed exactly once. The seed is
  * secret so that an adversary cannot craft URLs that collide in the filter (pollution attacks,
  * Gerbet, Kaafar, Mehta 2015); only {@link #seedFingerprint()} may be persisted or shown.

@@ -1,0 +1,111 @@
+package io.urldedup.state;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/**
+ * How many URLs of a given stream sharded stable filters are expected to re-emit (forget and emit
+ * again): the numbers the fault checks and the statistical tests compare a measured count with.
+ *
+ * <p>A URL's cells are set when it is emitted (inserted) and a repeat is a read
+ * ({@link StableBloomFilter}), so from an emission on the URL is re-emitted at its first arrival
+ * at which some cell is 0. Replaying the stream, each emission draws a forgetting time T for its
+ * URL, and a repeat is a re-emission iff the shard has seen at least T inserts since (the shard's
+ * inserts estimated as the stream's inserts / shards, as {@code plan} does). Re-emissions are
+ * inserts too, so the replay keeps its own insert clock. Two laws of T bracket the truth:
+ * <ul>
+ *   <li>low: P(T <= x) = {@link FilterMath#stableFalseNegative}(x), a cell is 0 at x; exact for a
+ *       URL that arrives once more, low for one that arrives often (a cell can reach 0 and be set
+ *       again by another URL's insert between two arrivals);
+ *   <li>high: P(T <= x) = {@link FilterMath#stableForgottenBy}(x), a cell was 0 at some point by x;
+ *       exact for a URL arriving at every insert, high for one arriving rarely.
+ * </ul>
+ * The standard deviation over independent replays (fixed seed) accounts for the correlation of
+ * the events within a stream, which a Poisson bound would not.
+ */
+public final class ForgettingModel {
+
+  /** Mean re-emissions under the low and the high law, and the larger of their sds over the replays. */
+  public record Estimate(double low, double high, double sd, int replays) {}
+
+  private final double[] gaps;
+  private final double[] low;
+  private final double[] high;
+
+  /** The laws tabulated at gaps 1 .. {@code maxGap} shard inserts, every 1% (exact below 100). */
+  public ForgettingModel(FilterMath.StableGeometry g, long maxGap) {
+    int n = 0;
+    double[] x = new double[64];
+    for (double v = 1; ; v = Math.max(v + 1, Math.ceil(v * 1.01))) {
+      if (n == x.length) {
+        x = Arrays.copyOf(x, 2 * n);
+      }
+      x[n++] = Math.min(v, Math.max(1, maxGap));
+      if (v >= maxGap) {
+        break;
+      }
+    }
+    gaps = Arrays.copyOf(x, n);
+    low = new double[n];
+    high = new double[n];
+    for (int i = 0; i < n; i++) {
+      low[i] = FilterMath.stableFalseNegative(g, (long) gaps[i]);
+      high[i] = FilterMath.stableForgottenBy(g, (long) gaps[i]);
+    }
+  }
+
+  /**
+   * @param ids the stream: ids[i] in [0, distinct) is the URL of arrival i; its first arrival
+   *     is an emission (first-arrival false positives are neglected: at most the stable FPR)
+   */
+  public Estimate reemissions(int[] ids, int distinct, int shards, int replays, long seed) {
+    double[] a = replay(low, ids, distinct, shards, replays, seed);
+    double[] b = replay(high, ids, distinct, shards, replays, seed);
+    return new Estimate(a[0], b[0], Math.max(a[1], b[1]), replays);
+  }
+
+  private double[] replay(double[] law, int[] ids, int distinct, int shards, int replays, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    long[] emittedAt = new long[distinct];
+    double[] forgetAt = new double[distinct];
+    boolean[] known = new boolean[distinct];
+    double sum = 0;
+    double sum2 = 0;
+    for (int r = 0; r < replays; r++) {
+      Arrays.fill(known, false);
+      long clock = 0;
+      long count = 0;
+      for (int id : ids) {
+        if (known[id] && (clock - emittedAt[id]) / (double) shards < forgetAt[id]) {
+          continue;
+        }
+        if (known[id]) {
+          count++;
+        }
+        known[id] = true;
+        emittedAt[id] = ++clock;
+        forgetAt[id] = forgettingTime(law, rnd.nextDouble());
+      }
+      sum += count;
+      sum2 += (double) count * count;
+    }
+    double mean = sum / replays;
+    return new double[] {mean, Math.sqrt(Math.max(0, sum2 / replays - mean * mean))};
+  }
+
+  /** T with law(T) = u, linear between tabulated gaps; beyond the table the URL is never forgotten. */
+  private double forgettingTime(double[] law, double u) {
+    int i = Arrays.binarySearch(law, u);
+    if (i >= 0) {
+      return gaps[i];
+    }
+    i = -i - 1;
+    if (i >= law.length) {
+      return Double.POSITIVE_INFINITY;
+    }
+    if (i == 0) {
+      return gaps[0];
+    }
+    return gaps[i - 1] + (u - law[i - 1]) / (law[i] - law[i - 1]) * (gaps[i] - gaps[i - 1]);
+  }
+}

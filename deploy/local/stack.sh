@@ -260,7 +260,7 @@ taskmanager:
   host: 127.0.0.1
   bind-host: 127.0.0.1
   rpc:
-    port: 16200-16220
+    port: 16200-16240
   data:
     port: 0
   numberOfTaskSlots: 2
@@ -366,12 +366,20 @@ flink_up() {
   else
     params="$(resource_params GET_TM_RESOURCE_PARAMS)"
     jvm="$(echo "$params" | head -n1)"; dyn="$(echo "$params" | tail -n1)"
+    # A restarted TaskManager starts its RPC port search one further each time: the JobManager's
+    # Pekko remoting keeps the killed process's association to its host:port and drops what a new
+    # process on the same port sends ("read-only association"); measured: a TaskManager restarted
+    # on the port of the one killed never registered.
+    local starts=0
+    [ -f "$WORK/flink/tm-starts" ] && starts="$(cat "$WORK/flink/tm-starts")"
+    echo $(( starts + 1 )) >"$WORK/flink/tm-starts"
     log "starting flink taskmanager (2 slots, Prometheus http://127.0.0.1:$PROM_TM_PORT/metrics)"
     # shellcheck disable=SC2086
     start taskmanager $jvm $FLINK_OPENS -Dlog.file="$LOGS/taskmanager.log" \
       -Dlog4j.configurationFile="file:$CONF/flink/log4j.properties" \
       -cp "$(flink_cp)" org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
-      --configDir "$CONF/flink" -D "metrics.reporter.prom.port=$PROM_TM_PORT" $dyn
+      --configDir "$CONF/flink" -D "metrics.reporter.prom.port=$PROM_TM_PORT" \
+      -D "taskmanager.rpc.port=$(( 16200 + starts % 20 ))-16240" $dyn
   fi
   wait_for taskmanager 120 tm_registered
 }

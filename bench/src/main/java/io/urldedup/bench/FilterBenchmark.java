@@ -103,6 +103,7 @@ public class FilterBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
+    long t0 = System.nanoTime();
     pool = UrlPool.generate(poolSize(sizeMiB), 42);
     poolBytes = pool.bytes;
     poolMask = pool.size() - 1;
@@ -172,6 +173,8 @@ public class FilterBenchmark {
           kind, sizeMiB, measureFpr(), filter != null ? String.format(Locale.ROOT, ", model %.5f", filter.estimatedFpr())
               : "", pool.meanLength());
     }
+    System.out.printf(Locale.ROOT, "%nsetup %s @ %d MiB: %.1f s, pool %d URLs, mean %.1f bytes%n", kind, sizeMiB,
+        (System.nanoTime() - t0) / 1e9, pool.size(), pool.meanLength());
   }
 
   private static void touch(HeapPageStore store, long pages, long base) {

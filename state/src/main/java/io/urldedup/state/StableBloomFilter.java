@@ -124,9 +124,11 @@ public final class StableBloomFilter implements DedupFilter {
   /**
    * {@code seen[i] = testAndAdd(h1[i], h2[i])} for i = 0..n-1 in order; the second pass is those
    * calls, so answers, cells and the arrival counter are those of the single calls. The first pass
-   * loads one word of every line of each element's block, independent loads whose misses overlap
-   * (memory-level parallelism; group prefetching as in Chen et al., ICDE 2004); see
-   * {@link BlockedBloomFilter#testAndAdd(long[], long[], int, boolean[])} for why. Allocation-free.
+   * loads every eighth word and the last word of each element's block, which covers every line of
+   * the block however the page array is aligned ({@code BlockedBloomFilter.touch}); the loads are
+   * independent, so their misses overlap (memory-level parallelism; group prefetching as in Chen
+   * et al., ICDE 2004); see {@link BlockedBloomFilter#testAndAdd(long[], long[], int, boolean[])}
+   * for why. Allocation-free.
    */
   @Override
   public void testAndAdd(long[] h1, long[] h2, int n, boolean[] seen) {
@@ -139,6 +141,7 @@ public final class StableBloomFilter implements DedupFilter {
       for (int w = 0; w < blockWords; w += BlockedBloomFilter.BLOCK_WORDS) {
         sum += page[base + w];
       }
+      sum += page[base + blockWords - 1];
     }
     touched = sum;
     for (int i = 0; i < n; i++) {

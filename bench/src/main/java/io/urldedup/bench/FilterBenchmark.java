@@ -1,7 +1,6 @@
 package io.urldedup.bench;
 
 import com.google.common.hash.BloomFilter;
-import com.google.common.hash.Funnels;
 import io.urldedup.state.BlockedBloomFilter;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterMath;
@@ -12,13 +11,13 @@ import io.urldedup.state.PageStore;
 import io.urldedup.state.UrlHasher;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -26,31 +25,54 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * testAndAdd of one pre-generated ~95-byte URL per operation: hash (XXH3-128 for ours, Guava's
- * Murmur3-128 for Guava) + filter operation, at ~1 MiB (in cache) and 256 MiB (out of cache).
+ * testAndAdd of pre-generated ~93-byte URLs: hash (XXH3-128 for ours, Guava's Murmur3-128 for
+ * Guava) + filter operation, at ~1 MiB (in cache) and 256 MiB (out of cache). Both benchmarks
+ * report operations (URLs) per second.
  *
+ * <ul>
+ *   <li>{@code testAndAdd}: one URL per call, the single-element API;
+ *   <li>{@code testAndAddBatch}: {@value #BATCH} consecutive URLs per call: hash them all, then one
+ *       batch {@code testAndAdd(h1[], h2[], n, seen[])}, which first loads every element's line so
+ *       that the misses overlap (memory-level parallelism), then makes the single calls.
+ * </ul>
+ *
+ * Kinds:
  * <ul>
  *   <li>blocked: {@link BlockedBloomFilter} at 1% (k and bits/URL from the blocked model);
  *   <li>stable: d = 3 stable filter at 1% stable FPR;
  *   <li>scalable: 1% scalable filter with 4 slices (1 + 2 + 4 + 8 first-slice capacities ~ the size),
  *       slices 0-2 filled, so an operation tests 4 slices;
- *   <li>guava: {@code BloomFilter<byte[]>} with {@code Funnels.byteArrayFunnel()} and the same bits
- *       per URL as blocked; the operation is {@code put}, whose result (bits changed) is Guava's
- *       test-and-add in one pass (cheaper than mightContain + put);
- *   <li>onemiss: hash + one random 8-byte read in an array of the same size: the one-DRAM-miss floor.
+ *   <li>guava: Guava's {@code BloomFilter} over the URL bytes ({@link PooledUrl}'s funnel, the bytes
+ *       that {@code Funnels.byteArrayFunnel()} would hash, without a copy) with the same bits per
+ *       URL as blocked; the operation is {@code put}, whose result (bits changed) is Guava's
+ *       test-and-add in one pass (cheaper than mightContain + put). Guava has no batch API: its
+ *       batch benchmark is {@value #BATCH} single puts;
+ *   <li>onemiss: hash + one random 8-byte read in an array of the same size: the one-DRAM-miss
+ *       floor of single operations; its batch benchmark hashes {@value #BATCH} URLs, then sums
+ *       {@value #BATCH} independent reads: the floor with overlapped misses ("MLP floor").
  * </ul>
  *
- * At 1 MiB each filter is first filled to its design load and its FPR is measured over 10^6 other
+ * <p>The URL pool has {@code 2^18} URLs at 1 MiB and {@code 2^22} at 256 MiB, cycled in order. With
+ * one line per operation, 2^22 URLs touch up to 2^22 lines (256 MiB), about 63% of them distinct,
+ * so the filter really is out of cache (2^18 URLs touch at most 16 MiB of lines, L3-sized). The
+ * pool is ~390 MB of URL bytes, read sequentially, which the hardware prefetcher streams.
+ *
+ * <p>At 1 MiB each filter is first filled to its design load and its FPR is measured over 10^6 other
  * URLs and printed (FPR does not depend on the size at equal bits per URL).
+ *
+ * <p>Out of cache a random read costs about twice as much with 4 KiB pages as with 2 MiB pages
+ * (TLB misses); transparent huge pages are 'madvise' on most distributions, so the JVM must ask:
+ * {@code java -jar bench/target/benchmarks.jar FilterBenchmark -jvmArgsAppend -XX:+UseTransparentHugePages}.
+ * The heap size is in the fork's {@code jvmArgs}, so {@code -jvmArgsAppend} does not replace it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(value = 1, jvmArgs = {"-Xms3g", "-Xmx3g"})
 public class FilterBenchmark {
 
-  static final int POOL = 1 << 18;
   static final double EPS = 0.01;
+  static final int BATCH = 16;
 
   @Param({"blocked", "stable", "scalable", "guava", "onemiss"})
   public String kind;
@@ -58,19 +80,33 @@ public class FilterBenchmark {
   @Param({"1", "256"})
   public int sizeMiB;
 
-  private byte[][] urls;
+  private UrlPool pool;
+  private byte[] poolBytes;
+  private int poolMask;
   private int next;
   private final long[] hash = new long[2];
+  private final long[] h1 = new long[BATCH];
+  private final long[] h2 = new long[BATCH];
+  private final boolean[] seen = new boolean[BATCH];
   private final UrlHasher hasher = new UrlHasher(0x5eed5eed5eedL);
 
   private BlockedBloomFilter blocked;
   private DedupFilter filter;
-  private BloomFilter<byte[]> guava;
+  private BloomFilter<PooledUrl> guava;
+  private final PooledUrl url = new PooledUrl();
   private long[] array;
+
+  /** 2^18 URLs at 1 MiB, 2^22 from 64 MiB on, so that touched lines exceed the filter's size. */
+  static int poolSize(int sizeMiB) {
+    return sizeMiB >= 64 ? 1 << 22 : 1 << 18;
+  }
 
   @Setup(Level.Trial)
   public void setUp() {
-    urls = UrlPool.generate(POOL, 42);
+    long t0 = System.nanoTime();
+    pool = UrlPool.generate(poolSize(sizeMiB), 42);
+    poolBytes = pool.bytes;
+    poolMask = pool.size() - 1;
     long bytes = (long) sizeMiB << 20;
     FilterMath.BlockedSizing sizing = FilterMath.blockedSizing(EPS);
     long capacity = (long) (bytes * 8 / sizing.bitsPerElement());
@@ -111,7 +147,7 @@ public class FilterBenchmark {
       case "guava" -> {
         // same bits per URL as blocked: Guava's m = -n ln(p) / ln(2)^2 = bytes * 8
         double fpp = Math.exp(-sizing.bitsPerElement() * Math.log(2) * Math.log(2));
-        guava = BloomFilter.create(Funnels.byteArrayFunnel(), capacity, fpp);
+        guava = BloomFilter.create(PooledUrl.BytesFunnel.INSTANCE, capacity, fpp);
         if (sizeMiB == 1) {
           byte[] b = new byte[16];
           for (long i = 0; i < capacity; i++) {
@@ -120,7 +156,7 @@ public class FilterBenchmark {
               b[j] = (byte) (x >>> (8 * j));
               b[8 + j] = (byte) (i >>> (8 * j));
             }
-            guava.put(b);
+            guava.put(url.set(b, 0, b.length));
           }
         }
       }
@@ -135,8 +171,10 @@ public class FilterBenchmark {
     if (sizeMiB == 1 && !kind.equals("onemiss")) {
       System.out.printf(Locale.ROOT, "%nFPR %s @ %d MiB: measured %.5f over 10^6 non-member URLs%s (mean URL %.1f bytes)%n",
           kind, sizeMiB, measureFpr(), filter != null ? String.format(Locale.ROOT, ", model %.5f", filter.estimatedFpr())
-              : "", UrlPool.meanLength(urls));
+              : "", pool.meanLength());
     }
+    System.out.printf(Locale.ROOT, "%nsetup %s @ %d MiB: %.1f s, pool %d URLs, mean %.1f bytes%n", kind, sizeMiB,
+        (System.nanoTime() - t0) / 1e9, pool.size(), pool.meanLength());
   }
 
   private static void touch(HeapPageStore store, long pages, long base) {
@@ -152,7 +190,7 @@ public class FilterBenchmark {
       byte[] u = ("https://probe.example.org/not/a/member/" + i).getBytes(StandardCharsets.UTF_8);
       boolean hit;
       if (guava != null) {
-        hit = guava.mightContain(u);
+        hit = guava.mightContain(url.set(u, 0, u.length));
       } else {
         hasher.hash(u, 0, u.length, hash);
         hit = blocked != null ? blocked.mightContain(hash[0], hash[1]) : filter.mightContain(hash[0], hash[1]);
@@ -168,19 +206,18 @@ public class FilterBenchmark {
     return z ^ (z >>> 31);
   }
 
-  private byte[] nextUrl() {
-    byte[] u = urls[next];
-    next = (next + 1) & (POOL - 1);
-    return u;
+  private PooledUrl guavaUrl(int i) {
+    return url.set(poolBytes, pool.offset(i), pool.length(i));
   }
 
   @Benchmark
   public boolean testAndAdd() {
-    byte[] u = nextUrl();
+    int i = next;
+    next = (i + 1) & poolMask;
     if (guava != null) {
-      return !guava.put(u);
+      return !guava.put(guavaUrl(i));
     }
-    hasher.hash(u, 0, u.length, hash);
+    hasher.hash(poolBytes, pool.offset(i), pool.length(i), hash);
     if (blocked != null) {
       return blocked.testAndAdd(hash[0], hash[1]);
     }
@@ -188,5 +225,43 @@ public class FilterBenchmark {
       return filter.testAndAdd(hash[0], hash[1]);
     }
     return array[(int) UrlHasher.reduce(hash[0], array.length)] == 0;
+  }
+
+  /** {@value #BATCH} URLs per call; returns the number of duplicates (or, for onemiss, a sum). */
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public long testAndAddBatch() {
+    int start = next;
+    next = (start + BATCH) & poolMask;
+    if (guava != null) {
+      long dups = 0;
+      for (int j = 0; j < BATCH; j++) {
+        dups += guava.put(guavaUrl((start + j) & poolMask)) ? 0 : 1;
+      }
+      return dups;
+    }
+    for (int j = 0; j < BATCH; j++) {
+      int i = (start + j) & poolMask;
+      hasher.hash(poolBytes, pool.offset(i), pool.length(i), hash);
+      h1[j] = hash[0];
+      h2[j] = hash[1];
+    }
+    if (array != null) {
+      long sum = 0;
+      for (int j = 0; j < BATCH; j++) {
+        sum += array[(int) UrlHasher.reduce(h1[j], array.length)];
+      }
+      return sum;
+    }
+    if (blocked != null) {
+      blocked.testAndAdd(h1, h2, BATCH, seen);
+    } else {
+      filter.testAndAdd(h1, h2, BATCH, seen);
+    }
+    long dups = 0;
+    for (int j = 0; j < BATCH; j++) {
+      dups += seen[j] ? 1 : 0;
+    }
+    return dups;
   }
 }

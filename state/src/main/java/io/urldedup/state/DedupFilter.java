@@ -14,6 +14,19 @@ public interface DedupFilter {
    */
   boolean testAndAdd(long h1, long h2);
 
+  /**
+   * {@code seen[i] = testAndAdd(h1[i], h2[i])} for i = 0..n-1 in order: the same answers and the
+   * same pages and header as the n single calls. Implementations may first touch the n elements'
+   * cache lines so that their memory misses overlap (see {@link BlockedBloomFilter#testAndAdd(long[],
+   * long[], int, boolean[])}); this default is the plain loop. With a bounded page cache, keep n
+   * well below its capacity in pages: the touch pass fetches n pages before the calls use them.
+   */
+  default void testAndAdd(long[] h1, long[] h2, int n, boolean[] seen) {
+    for (int i = 0; i < n; i++) {
+      seen[i] = testAndAdd(h1[i], h2[i]);
+    }
+  }
+
   /** Whether the element is (probably) present; changes nothing. */
   boolean mightContain(long h1, long h2);
 

@@ -17,6 +17,8 @@ public final class ScalableBloomFilter implements DedupFilter {
   private final FilterHeader header;
   private final PageStore store;
   private BlockedBloomFilter[] slices;
+  /** Sink of the batch's touching loads (its value means nothing). */
+  long touched;
 
   public ScalableBloomFilter(FilterHeader header, PageStore store) {
     if (header.kind() != FilterSpec.Kind.SCALABLE || header.slices < 1) {
@@ -69,6 +71,29 @@ public final class ScalableBloomFilter implements DedupFilter {
   @Override
   public void add(long h1, long h2) {
     testAndAdd(h1, h2);
+  }
+
+  /**
+   * {@code seen[i] = testAndAdd(h1[i], h2[i])} for i = 0..n-1 in order; the second pass is those
+   * calls, so answers, bits, counters and slice growth are those of the single calls. The first
+   * pass loads each element's line in every slice (an unseen element tests them all), independent
+   * loads whose misses overlap (memory-level parallelism; group prefetching as in Chen et al.,
+   * ICDE 2004); see {@link BlockedBloomFilter#testAndAdd(long[], long[], int, boolean[])}.
+   * Allocation-free except when a slice is added.
+   */
+  @Override
+  public void testAndAdd(long[] h1, long[] h2, int n, boolean[] seen) {
+    BlockedBloomFilter[] s = slices;
+    long sum = 0;
+    for (int i = 0; i < n; i++) {
+      for (BlockedBloomFilter slice : s) {
+        sum += slice.touch(h1[i]);
+      }
+    }
+    touched = sum;
+    for (int i = 0; i < n; i++) {
+      seen[i] = testAndAdd(h1[i], h2[i]);
+    }
   }
 
   /**

@@ -72,6 +72,9 @@ public final class StableBloomFilter implements DedupFilter {
     }
   }
 
+  /** Sink of the batch's touching loads (its value means nothing). */
+  long touched;
+
   private long cachedAt = -1;
   private double cachedFpr;
   private double cachedFill;
@@ -129,6 +132,34 @@ public final class StableBloomFilter implements DedupFilter {
     insert(page, base, h1, h2);
     store.markDirty(pageId);
     header.inserts++;
+  }
+
+  /**
+   * {@code seen[i] = testAndAdd(h1[i], h2[i])} for i = 0..n-1 in order; the second pass is those
+   * calls, so answers, cells and the arrival counter are those of the single calls. The first pass
+   * loads every eighth word and the last word of each element's block, which covers every line of
+   * the block however the page array is aligned ({@code BlockedBloomFilter.touch}); the loads are
+   * independent, so their misses overlap (memory-level parallelism; group prefetching as in Chen
+   * et al., ICDE 2004); see {@link BlockedBloomFilter#testAndAdd(long[], long[], int, boolean[])}
+   * for why. Allocation-free.
+   */
+  @Override
+  public void testAndAdd(long[] h1, long[] h2, int n, boolean[] seen) {
+    long sum = 0;
+    int mask = (1 << blocksPerPageBits) - 1;
+    for (int i = 0; i < n; i++) {
+      long block = UrlHasher.reduce(h1[i], blocks);
+      long[] page = store.page(block >>> blocksPerPageBits);
+      int base = (int) (block & mask) << wordBits;
+      for (int w = 0; w < blockWords; w += BlockedBloomFilter.BLOCK_WORDS) {
+        sum += page[base + w];
+      }
+      sum += page[base + blockWords - 1];
+    }
+    touched = sum;
+    for (int i = 0; i < n; i++) {
+      seen[i] = testAndAdd(h1[i], h2[i]);
+    }
   }
 
   /**

@@ -14,6 +14,8 @@ final class PooledUrl {
   byte[] bytes;
   int off;
   int len;
+  /** Hashed after the bytes, so that a new value makes every URL a new element (also when 0: constant cost). */
+  long salt;
 
   PooledUrl set(byte[] bytes, int off, int len) {
     this.bytes = bytes;
@@ -27,7 +29,7 @@ final class PooledUrl {
 
     @Override
     public void funnel(PooledUrl u, PrimitiveSink into) {
-      into.putBytes(u.bytes, u.off, u.len);
+      into.putBytes(u.bytes, u.off, u.len).putLong(u.salt);
     }
   }
 }

@@ -181,6 +181,12 @@ public class FilterBenchmark {
       }
       default -> throw new IllegalArgumentException(kind);
     }
+    // at design load, before the pool is inserted
+    if (sizeMiB == 1 && !kind.equals("onemiss")) {
+      System.out.printf(Locale.ROOT, "%nFPR %s @ %d MiB: measured %.5f over 10^6 non-member URLs%s (mean URL %.1f bytes)%n",
+          kind, sizeMiB, measureFpr(), filter != null ? String.format(Locale.ROOT, ", model %.5f", filter.estimatedFpr())
+              : "", pool.meanLength());
+    }
     salted = switch (mix) {
       case "repeat" -> false;
       case "new" -> true;
@@ -190,11 +196,6 @@ public class FilterBenchmark {
       for (int i = 0; i <= poolMask; i++) {
         testAndAdd();
       }
-    }
-    if (sizeMiB == 1 && !kind.equals("onemiss")) {
-      System.out.printf(Locale.ROOT, "%nFPR %s @ %d MiB: measured %.5f over 10^6 non-member URLs%s (mean URL %.1f bytes)%n",
-          kind, sizeMiB, measureFpr(), filter != null ? String.format(Locale.ROOT, ", model %.5f", filter.estimatedFpr())
-              : "", pool.meanLength());
     }
     System.out.printf(Locale.ROOT, "%nsetup %s @ %d MiB: %.1f s, pool %d URLs, mean %.1f bytes%n", kind, sizeMiB,
         (System.nanoTime() - t0) / 1e9, pool.size(), pool.meanLength());

@@ -8,9 +8,9 @@ package io.urldedup.state;
 public interface DedupFilter {
 
   /**
-   * Inserts the element and answers whether it was (probably) present before the insert. A
-   * {@code true} is a duplicate, possibly a false positive; for the stable filter a {@code false}
-   * may be a forgotten element (false negative).
+   * Answers whether the element was (probably) present and inserts it if it was not; a
+   * {@code true} changes nothing. A {@code true} is a duplicate, possibly a false positive; for the
+   * stable filter a {@code false} may be a forgotten element (false negative).
    */
   boolean testAndAdd(long h1, long h2);
 

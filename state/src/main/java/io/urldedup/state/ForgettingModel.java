@@ -25,7 +25,11 @@ import java.util.SplittableRandom;
  */
 public final class ForgettingModel {
 
-  /** Mean re-emissions under the low and the high law, and the larger of their sds over the replays. */
+  /**
+   * Mean re-emissions under the low and the high law, and the larger of their sds over the
+   * replays. Where the laws nearly coincide (gaps far below the retention), the replay noise, about
+   * sd / sqrt(replays), can put low above high.
+   */
   public record Estimate(double low, double high, double sd, int replays) {}
 
   private final double[] gaps;

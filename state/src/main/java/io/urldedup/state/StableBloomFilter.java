@@ -136,7 +136,7 @@ public final class StableBloomFilter implements DedupFilter {
 
   /**
    * {@code seen[i] = testAndAdd(h1[i], h2[i])} for i = 0..n-1 in order; the second pass is those
-   * calls, so answers, cells and the arrival counter are those of the single calls. The first pass
+   * calls, so answers, cells and the insert counter are those of the single calls. The first pass
    * loads every eighth word and the last word of each element's block, which covers every line of
    * the block however the page array is aligned ({@code BlockedBloomFilter.touch}); the loads are
    * independent, so their misses overlap (memory-level parallelism; group prefetching as in Chen

@@ -188,8 +188,8 @@ public final class StableBloomFilter implements DedupFilter {
    * P mod W words after a random start], so exactly P cells are decremented and every cell is hit
    * with probability P/mb, independently across words: the per-cell model of
    * {@link FilterMath#cellChain} holds for cells of distinct words, which is where an element's K
-   * cells are. The randomness is SplitMix64 of the element's hash and the arrival counter, so
-   * repeats of one element decay fresh cells (see the class comment); the counter is the SplitMix64
+   * cells are. The randomness is SplitMix64 of the element's hash and the insert counter, so
+   * re-inserts of one element decay fresh cells (see the class comment); the counter is the SplitMix64
    * state, i.e. the counter times the golden gamma, finalized.
    */
   private void insert(long[] page, int base, long h1, long h2) {

@@ -28,7 +28,8 @@ public final class ForgettingModel {
   /**
    * Mean re-emissions under the low and the high law, and the larger of their sds over the
    * replays. Where the laws nearly coincide (gaps far below the retention), the replay noise, about
-   * sd / sqrt(replays), can put low above high.
+   * sd / sqrt(replays), can order the two means either way, so low is the smaller and high the
+   * larger of them.
    */
   public record Estimate(double low, double high, double sd, int replays) {}
 
@@ -65,7 +66,7 @@ public final class ForgettingModel {
   public Estimate reemissions(int[] ids, int distinct, int shards, int replays, long seed) {
     double[] a = replay(low, ids, distinct, shards, replays, seed);
     double[] b = replay(high, ids, distinct, shards, replays, seed);
-    return new Estimate(a[0], b[0], Math.max(a[1], b[1]), replays);
+    return new Estimate(Math.min(a[0], b[0]), Math.max(a[0], b[0]), Math.max(a[1], b[1]), replays);
   }
 
   private double[] replay(double[] law, int[] ids, int distinct, int shards, int replays, long seed) {

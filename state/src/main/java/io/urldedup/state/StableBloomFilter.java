@@ -105,7 +105,7 @@ public final class StableBloomFilter implements DedupFilter {
     long block = UrlHasher.reduce(h1, blocks);
     long pageId = block >>> blocksPerPageBits;
     long[] page = store.page(pageId);
-    int base = (int) (block & ((1 << blocksPerPageBits) - 1)) << wordBits;
+    int base = blockBase(block);
     if (contains(page, base, h1, h2)) {
       return true;
     }
@@ -119,7 +119,7 @@ public final class StableBloomFilter implements DedupFilter {
   public boolean mightContain(long h1, long h2) {
     long block = UrlHasher.reduce(h1, blocks);
     long[] page = store.page(block >>> blocksPerPageBits);
-    int base = (int) (block & ((1 << blocksPerPageBits) - 1)) << wordBits;
+    int base = blockBase(block);
     return contains(page, base, h1, h2);
   }
 
@@ -128,7 +128,7 @@ public final class StableBloomFilter implements DedupFilter {
     long block = UrlHasher.reduce(h1, blocks);
     long pageId = block >>> blocksPerPageBits;
     long[] page = store.page(pageId);
-    int base = (int) (block & ((1 << blocksPerPageBits) - 1)) << wordBits;
+    int base = blockBase(block);
     insert(page, base, h1, h2);
     store.markDirty(pageId);
     header.inserts++;
@@ -146,11 +146,10 @@ public final class StableBloomFilter implements DedupFilter {
   @Override
   public void testAndAdd(long[] h1, long[] h2, int n, boolean[] seen) {
     long sum = 0;
-    int mask = (1 << blocksPerPageBits) - 1;
     for (int i = 0; i < n; i++) {
       long block = UrlHasher.reduce(h1[i], blocks);
       long[] page = store.page(block >>> blocksPerPageBits);
-      int base = (int) (block & mask) << wordBits;
+      int base = blockBase(block);
       for (int w = 0; w < blockWords; w += BlockedBloomFilter.BLOCK_WORDS) {
         sum += page[base + w];
       }
@@ -220,6 +219,11 @@ public final class StableBloomFilter implements DedupFilter {
       g += step;
       w = (w + ws) & wordMask;
     }
+  }
+
+  /** Index in its page of the block's first word. */
+  private int blockBase(long block) {
+    return (int) (block & ((1 << blocksPerPageBits) - 1)) << wordBits;
   }
 
   private int firstWord(long h2) {

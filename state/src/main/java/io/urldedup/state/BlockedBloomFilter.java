@@ -56,29 +56,34 @@ public final class BlockedBloomFilter {
     long pageId = pageBase + pageOfBlock(block);
     long[] page = store.page(pageId);
     int base = wordOfBlock(block);
-    if (mightContain(page, base, h1, h2)) {
-      return true;
-    }
-    // a duplicate writes nothing: a store of the same value still dirties the line, and a
-    // written-back line costs DRAM bandwidth that reads do not
     long step = step(h1);
     long g = h2 + salt;
+    long missing = 0;
     for (int i = 0; i < k; i++) {
       int bit = bitInBlock(g);
-      page[base + (bit >>> 6)] |= 1L << bit;
+      int w = base + (bit >>> 6);
+      long mask = 1L << bit;
+      long old = page[w];
+      if ((old & mask) == 0) {
+        // only bits that change are stored: a store of the same value still dirties the line, and
+        // a written-back line costs DRAM bandwidth that a duplicate's reads do not
+        page[w] = old | mask;
+        missing = mask;
+      }
       g += step;
     }
-    store.markDirty(pageId);
-    return false;
+    if (missing != 0) {
+      store.markDirty(pageId);
+      return false;
+    }
+    return true;
   }
 
   /** Whether all of the element's bits are set. */
   public boolean mightContain(long h1, long h2) {
     long block = blockIndex(h1, blocks);
-    return mightContain(store.page(pageBase + pageOfBlock(block)), wordOfBlock(block), h1, h2);
-  }
-
-  private boolean mightContain(long[] page, int base, long h1, long h2) {
+    long[] page = store.page(pageBase + pageOfBlock(block));
+    int base = wordOfBlock(block);
     long step = step(h1);
     long g = h2 + salt;
     for (int i = 0; i < k; i++) {

@@ -99,14 +99,17 @@ wait_job_running "$JOB_ID" 120 || exit 1
 say "job $JOB_ID running"
 
 num_restarts() { rest_get "/jobs/$JOB_ID/metrics?get=numRestarts" 2>/dev/null | jq -r '.[0].value // 0' 2>/dev/null || echo 0; }
+# When the job last entered RESTARTING (epoch ms, 0 if never), from the job's status history: the
+# REST metric store can lag behind a TaskManager loss (in one CI run numRestarts still read 0 180 s
+# after the job had restarted and recovered), so numRestarts is only reported, never waited on.
+last_restart_ms() { rest_get "/jobs/$JOB_ID" 2>/dev/null | jq -r '.timestamps.RESTARTING // 0' 2>/dev/null || echo 0; }
 
 RECOVERIES=()
 # kill -9 the TaskManager, start a new one at once (as a supervisor would), measure:
-# detect = until the job restarts (numRestarts grows), running = until all tasks run again,
+# detect = until the job restarts (enters RESTARTING), running = until all tasks run again,
 # checkpoint = until the first checkpoint after that completed (output flows again).
 fault_tm() {
-  local r0 t0 pid c
-  r0="$(num_restarts)"
+  local t0 pid c
   pid="$(pid_of taskmanager)"
   t0=$(now_ms)
   kill -9 "$pid"
@@ -114,7 +117,7 @@ fault_tm() {
   flink_up >/dev/null 2>&1
   local tm_up; tm_up=$(secs_since "$t0")
   local deadline=$(( $(date +%s) + 180 ))
-  until [ "$(num_restarts)" -gt "$r0" ] 2>/dev/null; do
+  until [ "$(last_restart_ms)" -gt "$t0" ] 2>/dev/null; do
     [ "$(date +%s)" -lt "$deadline" ] || { fail "the job did not notice the lost TaskManager in 180 s"; return 1; }
     sleep 0.3
   done

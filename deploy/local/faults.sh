@@ -67,11 +67,12 @@ DATA="$WORK/data"
 RESULT="$WORK/result.txt"
 LOAD_START="$(load_now)"
 
+step "build and start a fresh stack"
 rel_build
 say "fresh stack ($WORK, Kafka $KAFKA_PORT, Flink REST $FLINK_REST_PORT); load $LOAD_START"
 rel_fresh_up
 
-say "generating $RECORDS lines with the truth file"
+step "generate $RECORDS lines with the truth file"
 java -Xmx256m -cp "$REL_REPO/samples/target/classes" io.urldedup.samples.CrawlStreamGenerator \
   --lines "$RECORDS" --seed 4242 --output "$DATA/input.txt" --truth "$DATA/truth.txt" 2>&1 | sed "s/^/$NAME: /" >&2
 (cd "$DATA" && split -n "l/$CHUNKS" -d -a 2 input.txt chunk.)
@@ -81,7 +82,7 @@ java -Xmx256m -cp "$REL_REPO/samples/target/classes" io.urldedup.samples.CrawlSt
 EMBEDDED_ARGS=()
 EMBEDDED_SECS=skipped
 if [ "${FAULTS_EMBEDDED:-$(( 1 - QUICK ))}" = 1 ]; then
-  say "embedded run of the same input (the reference)"
+  step "embedded run of the same input (the reference)"
   t=$(now_ms)
   "$REL_REPO/urldedup" run --input "$DATA/input.txt" --output "$DATA/embedded.txt" --dlq none "${FILTER_ARGS[@]}" \
     >"$DATA/embedded.log" 2>&1 || { cat "$DATA/embedded.log" >&2; fail "embedded run failed"; exit 1; }
@@ -92,6 +93,7 @@ fi
 
 "$REL_REPO/urldedup" plan "${FILTER_ARGS[@]}" >"$DATA/plan.txt" 2>&1 || true
 
+step "submit the job"
 say "submitting: ${FILTER_ARGS[*]} --state-backend rocksdb --checkpoint-interval 2s --parallelism 2"
 JOB_ID="$(rel_submit "${FILTER_ARGS[@]}" --state-backend rocksdb --checkpoint-interval 2s \
   --transaction-timeout 5min --starting-offsets earliest --parallelism 2)" || { fail "submission failed"; exit 1; }
@@ -149,6 +151,7 @@ fault_broker() {
   say "recovered: ${RECOVERIES[-1]}"
 }
 
+step "produce the input, faults $SCHEDULE"
 i=0
 for chunk in "$DATA"/chunk.*; do
   i=$(( i + 1 ))
@@ -167,12 +170,13 @@ for chunk in "$DATA"/chunk.*; do
   done
 done
 
-say "all $RECORDS records produced; waiting for the job to consume them"
+step "wait for the job to consume all $RECORDS records, read the output"
 wait_caught_up "$JOB_ID" $(( QUICK == 1 ? 150 : 900 )) || exit 1
 t=$(now_ms)
 read_output 15000 "$DATA/output.txt"
 say "read $(wc -l <"$DATA/output.txt") committed output records in $(secs_since "$t")s"
 
+step "check the output"
 set +e
 fault_check --truth "$DATA/truth.txt" --output "$DATA/output.txt" "${EMBEDDED_ARGS[@]}" \
   "${CHECK_ARGS[@]}" >"$DATA/check.txt"

@@ -1,5 +1,6 @@
 package io.urldedup.operators;
 
+import io.urldedup.operators.url.CanonicalizationRules;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -93,6 +94,11 @@ public final class DecodeConfig implements Serializable {
 
   public boolean stripWww() {
     return stripWww;
+  }
+
+  /** The opt-in canonicalization rules. */
+  public CanonicalizationRules rules() {
+    return new CanonicalizationRules(false, false, stripParams, stripWww, false);
   }
 
   /** Everything but the seed. */

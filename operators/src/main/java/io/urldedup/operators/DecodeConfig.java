@@ -1,6 +1,9 @@
 package io.urldedup.operators;
 
 import io.urldedup.operators.url.CanonicalizationRules;
+import io.urldedup.operators.url.WhatwgUrlParser;
+import io.urldedup.state.UrlHasher;
+import io.urldedup.state.UrlMapping;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,6 +43,15 @@ public final class DecodeConfig implements Serializable {
   public static final int DEFAULT_SHARDS = 128;
   public static final int MAX_SHARDS = 65536;
 
+  /**
+   * Version of the canonicalization code itself, part of {@link #canonicalizationFingerprint()}:
+   * bump it in the same commit as any change that gives some URL another canonical form under the
+   * same settings (a new built-in rule, a parser fix), so that a restore of older state is refused
+   * (or, with {@code --allow-canonicalization-change}, accepted with a warning) instead of silently
+   * re-emitting URLs.
+   */
+  public static final int CANONICALIZATION_VERSION = 2; // 2: the WHATWG URL parser
+
   /** Session-id parameters removed by {@code --strip-params default}. */
   public static final List<String> DEFAULT_STRIP_PARAMS = List.of(
       "jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid", "cfid", "cftoken");
@@ -51,6 +63,9 @@ public final class DecodeConfig implements Serializable {
   private final KeyMode keyMode;
   private final List<String> stripParams;
   private final boolean stripWww;
+  private final boolean sortParams;
+  private final boolean dropEmptyParams;
+  private final boolean collapseSlashes;
 
   private DecodeConfig(Builder b) {
     this.format = b.format;
@@ -60,6 +75,9 @@ public final class DecodeConfig implements Serializable {
     this.keyMode = b.keyMode;
     this.stripParams = Collections.unmodifiableList(new ArrayList<>(b.stripParams));
     this.stripWww = b.stripWww;
+    this.sortParams = b.sortParams;
+    this.dropEmptyParams = b.dropEmptyParams;
+    this.collapseSlashes = b.collapseSlashes;
   }
 
   public static Builder builder() {
@@ -98,7 +116,77 @@ public final class DecodeConfig implements Serializable {
 
   /** The opt-in canonicalization rules. */
   public CanonicalizationRules rules() {
-    return new CanonicalizationRules(false, false, stripParams, stripWww, false);
+    return new CanonicalizationRules(sortParams, dropEmptyParams, stripParams, stripWww,
+        collapseSlashes);
+  }
+
+  /**
+   * Every setting that changes canonical forms, one {@code key=value} a line: the code's
+   * {@link #CANONICALIZATION_VERSION}, then each such flag spelled as on the command line
+   * ({@code --strip-www=false}) with a value normalized so that equal behaviour gives equal text
+   * (parameter names sorted). The filter header stores this text next to the fingerprint so that a
+   * refused restore can name the flag that changed. Never holds the seed.
+   *
+   * <p>To add a rule or a parser version: add its line here (a {@code --flag=value} line for a
+   * flag, a {@code name=value} line for a version of built-in behaviour); its value must be stable
+   * across runs and JVMs. {@link #canonicalizationFingerprint()} follows automatically. Adding a
+   * line changes the fingerprint of every existing job, so bump {@link #CANONICALIZATION_VERSION}
+   * only when behaviour changes, and give a new flag's line only when the flag is set off its
+   * default ({@code if (rule != DEFAULT) line(...)}) if its default keeps today's canonical forms:
+   * then existing state keeps restoring without the allow flag.
+   */
+  public String canonicalizationSettings() {
+    StringBuilder b = new StringBuilder();
+    b.append("canonicalization-version=").append(CANONICALIZATION_VERSION).append('\n');
+    b.append("parser=").append(WhatwgUrlParser.VERSION).append('\n');
+    List<String> params = new ArrayList<>(stripParams);
+    Collections.sort(params);
+    b.append("--strip-params=").append(params.isEmpty() ? "none" : String.join(",", params)).append('\n');
+    b.append("--strip-www=").append(stripWww).append('\n');
+    // rules added with the WHATWG parser: a line only when on, so that the default text is stable
+    if (sortParams) {
+      b.append("--sort-params=true\n");
+    }
+    if (dropEmptyParams) {
+      b.append("--drop-empty-params=true\n");
+    }
+    if (collapseSlashes) {
+      b.append("--collapse-slashes=true\n");
+    }
+    return b.toString();
+  }
+
+  /**
+   * A 64-bit fingerprint of {@link #canonicalizationSettings()}: the first 8 bytes (little-endian)
+   * of SHA-256 over a domain prefix and the settings text; never 0 (0 is "unknown" in state written
+   * before the fingerprint existed). The settings hold every input that changes canonical forms
+   * (see there how to add one) and no seed. Recorded in every shard's filter header; a restore
+   * under another fingerprint is refused naming the flags that differ.
+   */
+  public long canonicalizationFingerprint() {
+    return fingerprintOf(canonicalizationSettings());
+  }
+
+  /** The fingerprint of a {@link #canonicalizationSettings()} text (also of older versions'). */
+  public static long fingerprintOf(String canonicalizationSettings) {
+    try {
+      java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+      sha.update("urldedup-canonicalization-v1\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      sha.update(canonicalizationSettings.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      long fp = java.nio.ByteBuffer.wrap(sha.digest()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+      return fp == UrlMapping.UNKNOWN ? 1 : fp;
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+
+  /**
+   * How URLs map onto filter state under this config: the seed's one-way fingerprint (derived
+   * here and nowhere else), the shard count, the canonicalization fingerprint and settings.
+   */
+  public UrlMapping urlMapping() {
+    return new UrlMapping(new UrlHasher(hashSeed).seedFingerprint(), shards, canonicalizationFingerprint(),
+        canonicalizationSettings());
   }
 
   /** Everything but the seed. */
@@ -110,6 +198,7 @@ public final class DecodeConfig implements Serializable {
         + ", key=" + keyMode.name().toLowerCase(Locale.ROOT)
         + ", stripParams=" + stripParams
         + ", stripWww=" + stripWww
+        + ", rules=" + rules()
         + ", hashSeed=<hidden>}";
   }
 
@@ -122,6 +211,9 @@ public final class DecodeConfig implements Serializable {
     private KeyMode keyMode = KeyMode.HOST;
     private List<String> stripParams = List.of();
     private boolean stripWww;
+    private boolean sortParams;
+    private boolean dropEmptyParams;
+    private boolean collapseSlashes;
 
     private Builder() {}
 
@@ -199,7 +291,7 @@ public final class DecodeConfig implements Serializable {
         if (!validParamName(n)) {
           throw new IllegalArgumentException("--strip-params: bad parameter name '" + raw
               + "' (accepted: none, default, or a comma-separated list of names made of"
-              + " letters, digits, '-', '_', '.', '~')");
+              + " letters, digits, '-', '_', '.', '~', and '*' as a wildcard)");
         }
         if (!out.contains(n)) {
           out.add(n);
@@ -214,6 +306,24 @@ public final class DecodeConfig implements Serializable {
       return this;
     }
 
+    /** {@code --sort-params}. */
+    public Builder sortParams(boolean on) {
+      this.sortParams = on;
+      return this;
+    }
+
+    /** {@code --drop-empty-params}. */
+    public Builder dropEmptyParams(boolean on) {
+      this.dropEmptyParams = on;
+      return this;
+    }
+
+    /** {@code --collapse-slashes}. */
+    public Builder collapseSlashes(boolean on) {
+      this.collapseSlashes = on;
+      return this;
+    }
+
     public DecodeConfig build() {
       return new DecodeConfig(this);
     }
@@ -225,7 +335,7 @@ public final class DecodeConfig implements Serializable {
       for (int i = 0; i < n.length(); i++) {
         char c = n.charAt(i);
         boolean ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-            || c == '-' || c == '_' || c == '.' || c == '~';
+            || c == '-' || c == '_' || c == '.' || c == '~' || c == '*';
         if (!ok) {
           return false;
         }

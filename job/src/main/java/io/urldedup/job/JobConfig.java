@@ -425,6 +425,11 @@ public final class JobConfig {
           + " over --shards " + shards + " leaves " + maxMemoryBytes / shards + " bytes per shard; accepted: at least"
           + " 4 KiB per shard (--max-memory >= " + (FilterSpec.MIN_MEMORY_BYTES * shards) + " bytes)");
     }
+    if (parallelism > maxParallelism()) {
+      throw new ConfigException("--parallelism " + parallelism + " is above the max parallelism " + maxParallelism()
+          + " (max(--shards, 128)): accepted: --parallelism 1 to " + maxParallelism() + ", or more --shards (a new"
+          + " state only: --shards is fixed for the life of the state)");
+    }
     if (filter == FilterSpec.Kind.SCALABLE && capacity < shards) {
       throw new ConfigException("--capacity " + capacity + " is below --shards " + shards
           + "; accepted: at least one URL per shard");

@@ -7,8 +7,6 @@ import io.urldedup.state.FilterSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -213,13 +211,17 @@ public final class UrlDedupJob {
   }
 
   private static int execute(JobConfig c, PrintStream err) throws Exception {
+    if (c.mode == JobConfig.Mode.EMBEDDED) {
+      Preflight.files(c);
+    }
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.getExecutionEnvironment(JobEnvironment.configuration(c));
+    Preflight.heap(c, env);
     if (c.defaultSeed) {
       err.println("urldedup: warning: no --hash-seed or " + JobConfig.SEED_ENV + " given: using the"
           + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
           + " production and keep it (a restore with another seed is refused).");
     }
-    StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(JobEnvironment.configuration(c));
     if (c.mode == JobConfig.Mode.KAFKA) {
       if (c.parallelism > 0) {
         env.setParallelism(c.parallelism);
@@ -245,9 +247,6 @@ public final class UrlDedupJob {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
         : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
     boolean stdin = LineSplit.STDIN.equals(c.input);
-    if (!stdin && !Files.isReadable(Path.of(c.input))) {
-      throw new ConfigException("--input: cannot read " + c.input + "; accepted: a readable file or -");
-    }
     if (fromMain) {
       StopSignals.install();
     }

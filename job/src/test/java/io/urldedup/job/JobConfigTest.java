@@ -333,6 +333,70 @@ class JobConfigTest {
         new PrintStream(err)));
   }
 
+  /** Runs the real launcher entry; returns exit code and stderr. */
+  private static String[] launch(String... args) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = UrlDedupJob.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new String[] {Integer.toString(code), err.toString(StandardCharsets.UTF_8)};
+  }
+
+  private static String refused(String... args) throws Exception {
+    String[] r = launch(args);
+    assertEquals("2", r[0], "exit code for " + List.of(args) + ": " + r[1]);
+    assertTrue(r[1].startsWith("urldedup: error: --"), r[1]);
+    assertFalse(r[1].contains("Exception") || r[1].contains("\tat "), r[1]);
+    System.out.println(List.of(args) + " -> " + r[1].strip());
+    return r[1];
+  }
+
+  /**
+   * Issue 11 cases 2, 3, 6, 7: flags that parse but would lose data or fail inside Flink exit 2,
+   * naming the flag and what is accepted, before any cluster starts (nothing is written).
+   */
+  @Test
+  void badPathsAndSizesExit2BeforeAnyClusterStarts(@TempDir Path dir) throws Exception {
+    Path input = dir.resolve("in.txt");
+    Files.writeString(input, "http://a.com/1\nhttp://a.com/2\n");
+    Path link = dir.resolve("link.txt");
+    Files.createSymbolicLink(link, input);
+    String same = dir + "/./in.txt";
+    for (String output : List.of(input.toString(), same, link.toString())) {
+      String m = refused("run", "--input", input.toString(), "--output", output);
+      assertTrue(m.contains("--output") && m.contains("--input") && m.contains("same file"), m);
+    }
+    String viaLink = refused("run", "--input", link.toString(), "--output", input.toString());
+    assertTrue(viaLink.contains("same file"), viaLink);
+    assertEquals("http://a.com/1\nhttp://a.com/2\n", Files.readString(input), "the input is untouched");
+
+    Path out = dir.resolve("out.txt");
+    String dlq = refused("run", "--input", input.toString(), "--output", out.toString(), "--dlq", dir + "/./out.txt");
+    assertTrue(dlq.contains("--dlq") && dlq.contains("--output") && dlq.contains("same file"), dlq);
+    assertTrue(refused("run", "--input", input.toString(), "--output", out.toString(), "--dlq", input.toString())
+        .contains("--dlq"));
+
+    assertMessage(refused("run", "--input", dir.toString()), "--input", "a readable file or -");
+    assertMessage(refused("run", "--input", dir.resolve("missing.txt").toString()), "--input", "a readable file or -");
+    assertMessage(refused("run", "--input", input.toString(), "--output", dir.toString()), "--output", "a file path");
+    assertMessage(refused("run", "--input", input.toString(), "--output", "/nonexistent/x"), "--output",
+        "a file in an existing directory");
+    assertMessage(refused("run", "--input", input.toString(), "--dlq", "/nonexistent/d.tsv"), "--dlq",
+        "a file in an existing directory");
+    assertFalse(Files.exists(out), "nothing was written");
+
+    assertMessage(refused("run", "--input", input.toString(), "--shards", "32769"), "--shards", "from 1 to 32768");
+    assertMessage(refused("run", "--input", input.toString(), "--shards", "65536"), "--shards", "from 1 to 32768");
+    assertMessage(refused("run", "--input", input.toString(), "--parallelism", "512"), "--parallelism",
+        "1 to 128");
+
+    String heap = refused("run", "--input", input.toString(), "--filter", "stable", "--memory", "1t");
+    assertTrue(heap.startsWith("urldedup: error: --memory") && heap.contains("what fits: --memory up to")
+        && heap.contains("--state-backend rocksdb"), heap);
+    String scalable = refused("run", "--input", input.toString(), "--capacity", "100000000000", "--max-memory", "1t");
+    assertTrue(scalable.startsWith("urldedup: error: --capacity") && scalable.contains("what fits"), scalable);
+  }
+
   private static void assertMessage(String message, String flag, String accepted) {
     assertTrue(message.contains(flag), "names " + flag + ": " + message);
     assertTrue(message.contains(accepted), "says " + accepted + ": " + message);

@@ -1,0 +1,138 @@
+package io.urldedup.job;
+
+import io.urldedup.state.FilterMath;
+import io.urldedup.state.FilterSpec;
+import io.urldedup.state.PageStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Checks that need the file system or the JVM, run after parsing and before any cluster starts,
+ * so that a bad flag exits 2 with a message naming it (and what is accepted) instead of failing
+ * inside Flink: the embedded mode's files, and whether the filter fits the heap of a local cluster.
+ */
+final class Preflight {
+
+  /**
+   * The heap state backend keeps every shard's pages on the heap and a snapshot may hold a second
+   * copy of the pages written since the last one (copy-on-write), so at most this fraction of the
+   * heap is offered to the filter; the rest is Flink's, the page cache's and the records'.
+   */
+  static final double HEAP_SHARE = 0.5;
+
+  private Preflight() {}
+
+  /** {@code --input}, {@code --output}, {@code --dlq}: readable file, writable non-directory paths, all distinct. */
+  static void files(JobConfig c) {
+    boolean stdin = LineSplit.STDIN.equals(c.input);
+    Path input = null;
+    if (!stdin) {
+      Path in = Path.of(c.input);
+      if (Files.isDirectory(in)) {
+        throw new ConfigException("--input " + c.input + " is a directory; accepted: a readable file or - (stdin)");
+      }
+      if (!Files.isReadable(in)) {
+        throw new ConfigException("--input: cannot read " + c.input + "; accepted: a readable file or - (stdin)");
+      }
+      input = real(in);
+    }
+    Path output = writable(JobConfig.OUTPUT, c.output);
+    Path dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null : writable(JobConfig.DLQ, c.dlq);
+    if (output != null && output.equals(input)) {
+      throw new ConfigException("--output " + c.output + " and --input " + c.input + " are the same file (" + input
+          + "): writing would truncate the input; accepted: another file, or - (stdout)");
+    }
+    if (dlq != null && dlq.equals(input)) {
+      throw new ConfigException("--dlq " + c.dlq + " and --input " + c.input + " are the same file (" + input
+          + "): writing would truncate the input; accepted: another file, - or none");
+    }
+    if (dlq != null && dlq.equals(output)) {
+      throw new ConfigException("--dlq " + c.dlq + " and --output " + c.output + " are the same file (" + output
+          + "): two writers would overwrite each other; accepted: another file, - or none");
+    }
+  }
+
+  /** The real path a sink would write, or null for '-'; refuses directories and missing parent directories. */
+  private static Path writable(Option<String> flag, String value) {
+    if (LineSplit.STDIN.equals(value)) {
+      return null;
+    }
+    Path p = Path.of(value).toAbsolutePath().normalize();
+    if (Files.isDirectory(p)) {
+      throw new ConfigException(flag.flag() + " " + value + " is a directory; accepted: a file path (created or"
+          + " overwritten) or -");
+    }
+    Path parent = p.getParent();
+    if (parent == null || !Files.isDirectory(parent)) {
+      throw new ConfigException(flag.flag() + " " + value + ": directory " + parent + " does not exist; accepted: a"
+          + " file in an existing directory, or -");
+    }
+    if (Files.exists(p) ? !Files.isWritable(p) : !Files.isWritable(parent)) {
+      throw new ConfigException(flag.flag() + " " + value + " is not writable; accepted: a writable file path, or -");
+    }
+    return Files.exists(p) ? real(p) : real(parent).resolve(p.getFileName());
+  }
+
+  private static Path real(Path p) {
+    try {
+      return p.toRealPath();
+    } catch (IOException e) {
+      return p.toAbsolutePath().normalize();
+    }
+  }
+
+  /**
+   * On a local cluster (this JVM runs the task managers: the embedded mode, or {@code run} with
+   * Kafka flags outside {@code flink run}), the heap backend's filter must fit in {@link
+   * #HEAP_SHARE} of this JVM's max heap; otherwise the JVM runs out of memory mid-run. A remote
+   * cluster's task-manager memory is not known here.
+   */
+  static void heap(JobConfig c, StreamExecutionEnvironment env) {
+    if (!(env instanceof LocalStreamEnvironment)) {
+      return;
+    }
+    long heap = Runtime.getRuntime().maxMemory();
+    long budget = (long) (heap * HEAP_SHARE);
+    long cache = c.cacheMemoryBytes * Math.max(1, c.parallelism);
+    if (c.stateBackend == JobConfig.StateBackend.ROCKSDB) {
+      if (cache > budget) {
+        throw new ConfigException("--cache-memory " + UrlDedupJob.bytes(c.cacheMemoryBytes) + " per subtask x "
+            + Math.max(1, c.parallelism) + " needs " + UrlDedupJob.bytes(cache) + " of heap, but this JVM's max heap is "
+            + UrlDedupJob.bytes(heap) + "; what fits: --cache-memory up to " + UrlDedupJob.bytes(budget / Math.max(1,
+            c.parallelism)) + ", or raise the heap (URLDEDUP_JAVA_OPTS=-Xmx...)");
+      }
+      return;
+    }
+    FilterSpec spec = c.perShardSpec();
+    long need;
+    String flag;
+    if (spec.kind() == FilterSpec.Kind.STABLE) {
+      need = c.memoryBytes;
+      flag = JobConfig.MEMORY.flag();
+    } else {
+      need = FilterMath.blockedPages(spec.capacity(), spec.fpr() * (1 - spec.tightening()))
+          * (long) PageStore.PAGE_BYTES * c.shards;
+      flag = JobConfig.CAPACITY.flag();
+    }
+    if (need + cache > budget) {
+      throw new ConfigException(flag + ": the " + spec.kind().name().toLowerCase(java.util.Locale.ROOT)
+          + " filter needs " + UrlDedupJob.bytes(need) + " on the heap (--state-backend hashmap) plus "
+          + UrlDedupJob.bytes(cache) + " of page cache, but this JVM's max heap is " + UrlDedupJob.bytes(heap)
+          + " and the filter may use half of it (" + UrlDedupJob.bytes(budget) + "); what fits: " + flag + " up to about "
+          + fits(spec, c, budget - cache) + ", or --state-backend rocksdb (state on local disk), or a larger heap"
+          + " (URLDEDUP_JAVA_OPTS=-Xmx...)");
+    }
+  }
+
+  private static String fits(FilterSpec spec, JobConfig c, long bytes) {
+    if (spec.kind() == FilterSpec.Kind.STABLE) {
+      return UrlDedupJob.bytes(Math.max(0, bytes));
+    }
+    long perUrlBits = Math.max(1, FilterMath.blockedPages(1_000_000, spec.fpr() * (1 - spec.tightening()))
+        * (long) PageStore.PAGE_BYTES * 8 / 1_000_000);
+    return String.format(java.util.Locale.ROOT, "%,d URLs", Math.max(0, bytes) * 8 / perUrlBits);
+  }
+}

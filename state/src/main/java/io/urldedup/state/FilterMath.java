@@ -16,23 +16,6 @@ public final class FilterMath {
 
   private FilterMath() {}
 
-  // ---------------------------------------------------------------- classic Bloom filter
-
-  /** Classic optimum bits: m = -n ln(eps) / (ln 2)^2. */
-  public static double classicBits(double n, double eps) {
-    return -n * Math.log(eps) / (Math.log(2) * Math.log(2));
-  }
-
-  /** Classic optimum probes: k = (m/n) ln 2, at least 1. */
-  public static int classicK(double m, double n) {
-    return Math.max(1, (int) Math.round(m / n * Math.log(2)));
-  }
-
-  /** Classic FPR: (1 - e^{-kn/m})^k. */
-  public static double classicFpr(double m, double n, int k) {
-    return Math.pow(-Math.expm1(-k * n / m), k);
-  }
-
   // ---------------------------------------------------------------- blocked Bloom filter
 
   /**

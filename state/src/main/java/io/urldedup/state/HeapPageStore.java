@@ -98,11 +98,6 @@ public final class HeapPageStore implements PageStore {
     sparse.keySet().stream().sorted(Long::compareUnsigned).forEach(action::accept);
   }
 
-  /** Pages allocated so far. */
-  public long pageCount() {
-    return pages;
-  }
-
   /** Bytes of pages allocated so far. */
   public long bytes() {
     return pages * PAGE_BYTES;

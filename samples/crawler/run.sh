@@ -171,10 +171,17 @@ for _ in $(seq 1 120); do
 done
 step "job $JOB_ID running"
 
-"$PY" -m http.server "$SITE_PORT" --bind "$SITE_BIND" --directory "$SITE" >"$LOGS/site.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 50); do port_open "$SITE_PORT" && break; sleep 0.2; done
-port_open "$SITE_PORT" || { echo "crawler: error: the site server did not start (log: $LOGS/site.log)" >&2; exit 1; }
+# The port is in Linux's ephemeral range (32768-60999): a client connection elsewhere on the
+# machine can hold it for a moment, so the bind is retried a few times.
+for attempt in 1 2 3 4 5 6; do
+  "$PY" -m http.server "$SITE_PORT" --bind "$SITE_BIND" --directory "$SITE" >>"$LOGS/site.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 50); do port_open "$SITE_PORT" && break; kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.2; done
+  port_open "$SITE_PORT" && break
+  kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
+  sleep 2
+done
+[ -n "$SERVER_PID" ] || { echo "crawler: error: the site server did not start on port $SITE_PORT (log: $LOGS/site.log)" >&2; exit 1; }
 step "site $SITE served at http://$SITE_BIND:$SITE_PORT; crawling from $START (idle $IDLE)"
 
 c0=$(date +%s)

@@ -9,7 +9,6 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.Properties;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -29,22 +28,40 @@ public final class UrlDedupJob {
   private UrlDedupJob() {}
 
   public static void main(String[] args) throws Exception {
+    fromMain = true;
     int code;
     try {
       code = run(args, System.out, System.err);
     } catch (JobExecutionException e) {
       // the failing task's stack trace is already in the log; name the root cause
-      Throwable root = e;
-      while (root.getCause() != null && root.getCause() != root) {
-        root = root.getCause();
-      }
-      System.err.println("urldedup: error: the job failed: " + root);
+      System.err.println("urldedup: error: the job failed: " + rootCause(e));
       code = 1;
     }
     if (code != 0) {
       System.exit(code);
     }
   }
+
+  /**
+   * The innermost cause, which says what went wrong ("No space left on device"); a sink's own
+   * message (naming the flag) is shown without its exception class.
+   */
+  static String rootCause(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && (m.startsWith("--output ") || m.startsWith("--dlq ")) && m.contains(" failed: ")) {
+        return m;
+      }
+    }
+    return root.toString();
+  }
+
+  /** Set by {@link #main}: this JVM is the launcher's, so stop signals may be taken over. */
+  private static boolean fromMain;
 
   /** Runs a command; returns the exit code (2 for usage errors, printed without a stack trace). */
   public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
@@ -154,7 +171,6 @@ public final class UrlDedupJob {
   }
 
   private static int execute(JobConfig c, PrintStream err) throws Exception {
-    c.perShardSpec(); // sizing errors before anything starts
     if (c.defaultSeed) {
       err.println("urldedup: warning: no --hash-seed or " + JobConfig.SEED_ENV + " given: using the"
           + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
@@ -174,7 +190,8 @@ public final class UrlDedupJob {
       DataStream<RawRecord> source = env
           .fromSource(KafkaIO.source(c), WatermarkStrategy.noWatermarks(), "kafka source")
           .uid(DedupPipeline.UID_SOURCE);
-      DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c);
+      DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
+        c.allowCanonicalizationChange);
       env.execute(c.jobName);
       return 0;
     }
@@ -184,27 +201,25 @@ public final class UrlDedupJob {
   private static int embedded(JobConfig c, StreamExecutionEnvironment env, PrintStream err)
       throws Exception {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
-        : Math.min(4, Runtime.getRuntime().availableProcessors()));
-    String path = c.input;
-    String name = c.input;
-    if ("-".equals(c.input)) {
-      // stdin is not re-readable; a checkpointable source needs a file, so spool it first
-      Path spool = Files.createTempFile("urldedup-stdin", ".txt");
-      spool.toFile().deleteOnExit();
-      Files.copy(System.in, spool, StandardCopyOption.REPLACE_EXISTING);
-      path = spool.toString();
-      name = "stdin";
-    } else if (!Files.isReadable(Path.of(c.input))) {
+        : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
+    boolean stdin = LineSplit.STDIN.equals(c.input);
+    if (!stdin && !Files.isReadable(Path.of(c.input))) {
       throw new ConfigException("--input: cannot read " + c.input + "; accepted: a readable file or -");
     }
+    if (fromMain) {
+      StopSignals.install();
+    }
+    // stdin is read as a stream (no spool): each line goes through as it arrives
     DataStream<RawRecord> source = env
-        .fromSource(new LineFileSource(path, name), WatermarkStrategy.noWatermarks(), "file source")
+        .fromSource(new LineFileSource(c.input, stdin ? "stdin" : c.input),
+            WatermarkStrategy.noWatermarks(), stdin ? "stdin" : "file source")
         .setParallelism(1)
         .uid("file-source");
-    LineSink<UrlRecord> out = new LineSink<>(c.output, r -> r.value);
+    LineSink<UrlRecord> out = new LineSink<>("--output", c.output, r -> r.value);
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
-        : new LineSink<>(c.dlq, DeadLetterLine::format);
-    DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c);
+        : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
+    DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
+        c.allowCanonicalizationChange);
     sinks.out().setParallelism(1);
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);
@@ -212,6 +227,13 @@ public final class UrlDedupJob {
     JobExecutionResult result = env.execute(c.jobName);
     RunSummary summary = RunSummary.of(result.getAllAccumulatorResults());
     err.print(summary.render(dlq == null));
+    String signal = StopSignals.received();
+    if (signal != null) {
+      err.println("urldedup: the input was ended by " + signal + " after " + summary.in() + " lines"
+          + (stdin ? "" : " (not the whole file)"));
+      // stdin: the normal way to end an unbounded stream; a file cut short is not a success
+      return stdin ? 0 : StopSignals.exitCode();
+    }
     return 0;
   }
 }

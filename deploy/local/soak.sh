@@ -20,7 +20,8 @@
 #
 # Ports: SOAK_PORT_BASE (default 50000): Kafka +92, controller +93, REST +81, RPC +123, Prometheus
 # JM +249, TM +250; the stack lives in deploy/local/.work/soak (URLDEDUP_STACK_DIR to move it).
-# Bounded: gives up --minutes + 10 min after the start; always stops what it started.
+# Bounded: gives up 5 min after the drive should have ended (--minutes + drain), and 30 min
+# after --minutes in all; always stops what it started.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -163,7 +164,9 @@ export INPUT_TOPIC=soak.in OUTPUT_TOPIC=soak.out DLQ_TOPIC=soak.dlq GROUP_ID=url
 source "$HERE/stack.sh"
 
 T0=$(date +%s)
-DEADLINE=$(( T0 + MINUTES * 60 + 600 ))
+# start-up is bounded by stack.sh's own waits; the drive by this, set when it starts (a start-up
+# of 10 min under load once ate a deadline counted from T0)
+DEADLINE=$(( T0 + MINUTES * 60 + 1800 ))
 JOB_ID=""
 DRIVER_PID=""
 STACK_STARTED=0
@@ -246,6 +249,7 @@ step "driving $RATE records/s for $MINUTES min (warm-up $WARMUP min)"
   --rate "$RATE" --seconds $(( MINUTES * 60 )) --warmup-s $(( WARMUP * 60 )) --window-s 10 \
   --drain-s $(( CKPT_S + 30 )) --csv "$DRIVER_CSV" >"$WORK/driver.out" 2>"$LOGS/driver.err" &
 DRIVER_PID=$!
+DEADLINE=$(( $(date +%s) + MINUTES * 60 + CKPT_S + 30 + 300 ))
 
 # prom_sum NAME_REGEX / prom_max NAME_REGEX over the TaskManager's series ("" when none)
 prom() { curl -fsS --max-time 3 "http://127.0.0.1:$PROM_TM_PORT/metrics" 2>/dev/null || true; }

@@ -7,13 +7,17 @@ import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
 import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.PageSerializer;
+import io.urldedup.state.PageStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.IntSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -21,6 +25,8 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The keyed dedup step: after {@code keyBy(r -> r.shard)}, passes on the URLs its shard's filter
@@ -52,6 +58,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     implements OneInputStreamOperator<UrlRecord, UrlRecord> {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DedupOperator.class);
 
   /** Persisted state names: changing them orphans existing checkpoints. */
   static final String HEADER_STATE = "urldedup-filter-header";
@@ -77,7 +84,10 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private final double tightening;
   private final long maxMemoryBytes;
   private final long seedFingerprint;
+  /** {@link #AUTO_CACHE}: sized at open by {@link PageCacheSizing}. */
   private final int cachePages;
+  /** Shards of the job (keys 0..shards-1): what an automatically sized cache counts. */
+  private final int jobShards;
 
   private transient FilterSpec spec;
 
@@ -94,11 +104,26 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** {@link #GAUGE_PERIOD_NANOS}; tests that measure the record path alone raise it. */
   transient long gaugePeriodNanos;
 
+  /** {@code cachePages} value: size the page cache from the filter and the heap at open. */
+  public static final int AUTO_CACHE = 0;
+
+  /** A page cache of {@code cachePages} pages of 4 KiB per subtask. */
   public DedupOperator(FilterSpec spec, long seedFingerprint, int cachePages) {
+    this(spec, seedFingerprint, cachePages, 0);
+  }
+
+  /**
+   * @param cachePages pages of 4 KiB per subtask, or {@link #AUTO_CACHE}
+   * @param shards     the job's shard count; required with {@link #AUTO_CACHE}
+   */
+  public DedupOperator(FilterSpec spec, long seedFingerprint, int cachePages, int shards) {
     if (spec == null) {
       throw new IllegalArgumentException("a filter spec is required");
     }
-    if (cachePages < 1 || cachePages > PageCache.MAX_PAGES) {
+    if (cachePages == AUTO_CACHE && shards < 1) {
+      throw new IllegalArgumentException("an automatically sized page cache needs the shard count");
+    }
+    if (cachePages != AUTO_CACHE && (cachePages < 1 || cachePages > PageCache.MAX_PAGES)) {
       throw new IllegalArgumentException(
           "the page cache holds 1 to " + PageCache.MAX_PAGES + " pages of 4 KiB; got " + cachePages);
     }
@@ -113,6 +138,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     this.spec = spec;
     this.seedFingerprint = seedFingerprint;
     this.cachePages = cachePages;
+    this.jobShards = shards;
   }
 
   @Override
@@ -151,12 +177,33 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   @Override
   public void open() throws Exception {
     super.open();
-    cache = new PageCache(cachePages, new StateBacking());
+    cache = new PageCache(resolveCachePages(), new StateBacking());
     shards = new Shards();
     metrics = new DedupMetrics(getMetricGroup(), getRuntimeContext());
     keyShard = NO_KEY;
     gaugePeriodNanos = GAUGE_PERIOD_NANOS;
     gaugesAt = System.nanoTime() - GAUGE_PERIOD_NANOS;
+  }
+
+  private int resolveCachePages() {
+    if (cachePages != AUTO_CACHE) {
+      return cachePages;
+    }
+    TaskInfo t = getRuntimeContext().getTaskInfo();
+    int here = PageCacheSizing.shardsIn(KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+            t.getMaxNumberOfParallelSubtasks(), t.getNumberOfParallelSubtasks(), t.getIndexOfThisSubtask()),
+        jobShards, t.getMaxNumberOfParallelSubtasks());
+    int slots = getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()
+        .get(TaskManagerOptions.NUM_TASK_SLOTS);
+    long heap = Runtime.getRuntime().maxMemory();
+    int pages = PageCacheSizing.pages(spec, here, heap, slots);
+    LOG.info("page cache: {} pages ({} MiB) for {} shards' filters of up to {} MiB each; budget {} MiB"
+            + " ({} of the {} MiB heap over {} slots)",
+        pages, (long) pages * PageStore.PAGE_BYTES >> 20, here,
+        PageCacheSizing.filterPages(spec) * PageStore.PAGE_BYTES >> 20,
+        PageCacheSizing.budgetPages(heap, slots) * PageStore.PAGE_BYTES >> 20,
+        PageCacheSizing.HEAP_SHARE, heap >> 20, slots);
+    return pages;
   }
 
   @Override
@@ -442,6 +489,6 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   @Override
   public String toString() {
-    return "DedupOperator{" + kind + ", cachePages=" + cachePages + "}";
+    return "DedupOperator{" + kind + ", cachePages=" + (cachePages == AUTO_CACHE ? "auto" : cachePages) + "}";
   }
 }

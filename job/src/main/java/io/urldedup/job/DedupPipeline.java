@@ -1,12 +1,12 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.DeadLetter;
+import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterSpec;
-import io.urldedup.state.UrlHasher;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -45,10 +45,10 @@ public final class DedupPipeline {
   public static Sinks build(
       DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink, JobConfig config) {
     FilterSpec spec = config.perShardSpec();
-    long fingerprint = new UrlHasher(config.hashSeed()).seedFingerprint();
+    DecodeConfig decode = config.decodeConfig();
 
     SingleOutputStreamOperator<UrlRecord> decoded = source
-        .process(new DecodeFunction(config.decodeConfig()), TypeInformation.of(UrlRecord.class))
+        .process(new DecodeFunction(decode), TypeInformation.of(UrlRecord.class))
         .uid(UID_DECODE)
         .name("decode")
         // chained to the source: records of one partition (or file) stay in order, so the first
@@ -58,7 +58,7 @@ public final class DedupPipeline {
     SingleOutputStreamOperator<UrlRecord> unseen = decoded
         .keyBy(new ShardKey(), Types.INT)
         .transform("dedup", TypeInformation.of(UrlRecord.class),
-            new DedupOperator(spec, fingerprint, config.cachePages()))
+            new DedupOperator(spec, decode.urlMapping(), config.cachePages(), config.allowCanonicalizationChange))
         .uid(UID_DEDUP);
 
     DataStreamSink<UrlRecord> out = unseen.sinkTo(outSink).uid(UID_SINK).name("output");

@@ -106,6 +106,9 @@ public final class JobConfig {
               + ". 'none': keep all."),
       new Flag(DECODE, "strip-www", null, "off", "Drop a leading 'www.' from hosts."),
       new Flag(DECODE, "max-url-bytes", "N", "8192", "Longer canonical URLs are dead letters (too_long)."),
+      new Flag(DECODE, "allow-canonicalization-change", null, "off",
+          "Restore state written with other canonicalization settings (logged as a warning; URLs seen"
+              + " before may be emitted once more) instead of refusing it."),
       new Flag(RUNTIME, "parallelism", "N", "cluster default (embedded: CPU cores, at most 4)",
           "Operator parallelism."),
       new Flag(RUNTIME, "state-backend", "hashmap|rocksdb", "hashmap",
@@ -165,6 +168,7 @@ public final class JobConfig {
   public final List<String> stripParams;
   public final boolean stripWww;
   public final int maxUrlBytes;
+  public final boolean allowCanonicalizationChange;
   /** 0 = not set. */
   public final int parallelism;
   public final StateBackend stateBackend;
@@ -263,6 +267,8 @@ public final class JobConfig {
     stripWww = bool("strip-www", v.getOrDefault("strip-www", "false"));
     maxUrlBytes = intRange("max-url-bytes", v.getOrDefault("max-url-bytes", "8192"),
         DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES);
+    allowCanonicalizationChange =
+        bool("allow-canonicalization-change", v.getOrDefault("allow-canonicalization-change", "false"));
 
     parallelism = v.containsKey("parallelism") ? intRange("parallelism", v.get("parallelism"), 1, 1 << 15) : 0;
     stateBackend = choice("state-backend", v.getOrDefault("state-backend", "hashmap"), StateBackend.class);

@@ -58,6 +58,7 @@ class JobConfigTest {
     assertTrue(c.defaultSeed);
     assertEquals(JobConfig.DEFAULT_SEED, c.hashSeed());
     assertEquals(List.of(), c.stripParams);
+    assertFalse(c.allowCanonicalizationChange);
     assertEquals(8L << 20, c.cacheMemoryBytes);
     assertEquals(2048, c.cachePages());
     FilterSpec s = c.perShardSpec();
@@ -76,7 +77,7 @@ class JobConfigTest {
         "--format", "json", "--key", "domain", "--strip-params", "sid,utm_source", "--strip-www",
         "--max-url-bytes", "4096", "--parallelism", "3", "--state-backend", "rocksdb",
         "--checkpoint-dir", "/tmp/ckpt", "--checkpoint-interval", "30s", "--cache-memory", "16m",
-        "--job-name", "crawl-dedup"));
+        "--job-name", "crawl-dedup", "--allow-canonicalization-change"));
     assertEquals(JobConfig.Mode.KAFKA, c.mode);
     assertEquals("localhost:9092", c.bootstrapServers);
     assertEquals(List.of("in"), c.inputTopics);
@@ -103,6 +104,7 @@ class JobConfigTest {
     assertEquals(JobConfig.KeyMode.DOMAIN, c.key);
     assertEquals(List.of("sid", "utm_source"), c.stripParams);
     assertTrue(c.stripWww);
+    assertTrue(c.allowCanonicalizationChange);
     assertEquals(4096, c.maxUrlBytes);
     assertEquals(3, c.parallelism);
     assertEquals(JobConfig.StateBackend.ROCKSDB, c.stateBackend);
@@ -119,7 +121,8 @@ class JobConfigTest {
         "bootstrap-servers", "input-topic", "output-topic", "dlq-topic", "group-id", "kafka-properties",
         "starting-offsets", "transactional-id-prefix", "transaction-timeout", "filter", "fpr", "memory",
         "cell-bits", "capacity", "growth", "tightening", "max-memory", "shards", "hash-seed", "format",
-        "key", "strip-params", "strip-www", "max-url-bytes", "parallelism", "state-backend",
+        "key", "strip-params", "strip-www", "max-url-bytes", "allow-canonicalization-change", "parallelism",
+        "state-backend",
         "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name",
         "input", "output", "dlq", "config"));
     assertEquals(covered, JobConfig.flagNames());

@@ -8,6 +8,7 @@ import io.urldedup.state.Filters;
 import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.PageSerializer;
 import io.urldedup.state.PageStore;
+import io.urldedup.state.UrlMapping;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -50,9 +51,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Operator uid and the state names below are part of the savepoint format.
  *
- * <p>A restored header built for other parameters or another seed fails the job at restore, without
- * restarts, with the {@link IncompatibleStateException} message, which names the flag; it never
- * silently answers "unseen" for everything.
+ * <p>A restored header built for other parameters, another seed, another shard count or (unless
+ * allowed) other canonicalization settings fails the job at restore, without restarts, with the
+ * {@link IncompatibleStateException} message, which names the flag; it never silently answers
+ * "unseen" for old URLs. Headers of state that predates the shard count and canonicalization
+ * fingerprint accept the current ones and record them when their shard is next written.
  */
 public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     implements OneInputStreamOperator<UrlRecord, UrlRecord> {
@@ -74,22 +77,11 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   private static final int NO_KEY = Integer.MIN_VALUE;
 
-  // the spec's components: FilterSpec need not be Serializable to ship in the job graph
-  private final FilterSpec.Kind kind;
-  private final double fpr;
-  private final long memoryBytes;
-  private final int cellBits;
-  private final long capacity;
-  private final int growth;
-  private final double tightening;
-  private final long maxMemoryBytes;
-  private final long seedFingerprint;
+  private final FilterSpec spec;
+  private final UrlMapping mapping;
   /** {@link #AUTO_CACHE}: sized at open by {@link PageCacheSizing}. */
   private final int cachePages;
-  /** Shards of the job (keys 0..shards-1): what an automatically sized cache counts. */
-  private final int jobShards;
-
-  private transient FilterSpec spec;
+  private final boolean allowCanonicalizationChange;
 
   private transient ValueStateDescriptor<FilterHeader> headerDescriptor;
   private transient ValueState<FilterHeader> headerState;
@@ -107,38 +99,26 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** {@code cachePages} value: size the page cache from the filter and the heap at open. */
   public static final int AUTO_CACHE = 0;
 
-  /** A page cache of {@code cachePages} pages of 4 KiB per subtask. */
-  public DedupOperator(FilterSpec spec, long seedFingerprint, int cachePages) {
-    this(spec, seedFingerprint, cachePages, 0);
-  }
-
   /**
+   * @param spec      each shard's filter
    * @param cachePages pages of 4 KiB per subtask, or {@link #AUTO_CACHE}
-   * @param shards     the job's shard count; required with {@link #AUTO_CACHE}
+   * @param mapping   seed fingerprint, shard count and canonicalization of this job, recorded in new
+   *                  headers and checked against restored ones
+   * @param allowCanonicalizationChange  accept restored state written with other canonicalization
+   *                  settings (logged as a warning) instead of refusing it
    */
-  public DedupOperator(FilterSpec spec, long seedFingerprint, int cachePages, int shards) {
-    if (spec == null) {
-      throw new IllegalArgumentException("a filter spec is required");
-    }
-    if (cachePages == AUTO_CACHE && shards < 1) {
-      throw new IllegalArgumentException("an automatically sized page cache needs the shard count");
+  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange) {
+    if (spec == null || mapping == null) {
+      throw new IllegalArgumentException("a filter spec and a URL mapping are required");
     }
     if (cachePages != AUTO_CACHE && (cachePages < 1 || cachePages > PageCache.MAX_PAGES)) {
       throw new IllegalArgumentException(
           "the page cache holds 1 to " + PageCache.MAX_PAGES + " pages of 4 KiB; got " + cachePages);
     }
-    this.kind = spec.kind();
-    this.fpr = spec.fpr();
-    this.memoryBytes = spec.memoryBytes();
-    this.cellBits = spec.cellBits();
-    this.capacity = spec.capacity();
-    this.growth = spec.growth();
-    this.tightening = spec.tightening();
-    this.maxMemoryBytes = spec.maxMemoryBytes();
     this.spec = spec;
-    this.seedFingerprint = seedFingerprint;
+    this.mapping = mapping;
     this.cachePages = cachePages;
-    this.jobShards = shards;
+    this.allowCanonicalizationChange = allowCanonicalizationChange;
   }
 
   @Override
@@ -149,7 +129,6 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       throw new IllegalStateException(
           "DedupOperator runs on a stream keyed by the Integer shard: keyBy(r -> r.shard)");
     }
-    spec = new FilterSpec(kind, fpr, memoryBytes, cellBits, capacity, growth, tightening, maxMemoryBytes);
     headerDescriptor = new ValueStateDescriptor<>(HEADER_STATE, new FilterHeaderSerializer());
     headerState = context.getKeyedStateStore().getState(headerDescriptor);
     pageState = context.getKeyedStateStore().getMapState(
@@ -160,8 +139,12 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
   }
 
-  /** Fails the restore at once, not when the first record of an incompatible shard arrives. */
+  /**
+   * Fails the restore at once, not when the first record of an incompatible shard arrives; logs an
+   * allowed canonicalization change once per subtask (the settings hold no seed).
+   */
   private void checkRestoredHeaders() throws Exception {
+    java.util.Set<String> changes = new java.util.TreeSet<>();
     getKeyedStateBackend().applyToAllKeys(
         VoidNamespace.INSTANCE,
         VoidNamespaceSerializer.INSTANCE,
@@ -170,8 +153,17 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
           FilterHeader h = state.value();
           if (h != null) {
             check(h, (Integer) key);
+            String change = h.canonicalizationChange(mapping);
+            if (change != null) {
+              changes.add(change);
+            }
           }
         });
+    for (String change : changes) {
+      LOG.warn("restored state was written with other canonicalization settings ({});"
+          + " --allow-canonicalization-change is given, so it is used anyway: URLs seen before the change"
+          + " may be emitted once more, and the state now records the current settings", change);
+    }
   }
 
   @Override
@@ -192,7 +184,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     TaskInfo t = getRuntimeContext().getTaskInfo();
     int here = PageCacheSizing.shardsIn(KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
             t.getMaxNumberOfParallelSubtasks(), t.getNumberOfParallelSubtasks(), t.getIndexOfThisSubtask()),
-        jobShards, t.getMaxNumberOfParallelSubtasks());
+        mapping.shards(), t.getMaxNumberOfParallelSubtasks());
     int slots = getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()
         .get(TaskManagerOptions.NUM_TASK_SLOTS);
     long heap = Runtime.getRuntime().maxMemory();
@@ -235,13 +227,13 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private Shard openShard(int shard) throws Exception {
     FilterHeader h = headerState.value();
     if (h == null) {
-      h = spec.newHeader(seedFingerprint);
+      h = spec.newHeader(mapping);
     } else {
       check(h, shard);
       if (copyState) {
         h = h.copy();
       }
-      h.adopt(spec);
+      h.adopt(spec, mapping);
     }
     Shard s = new Shard(shard, Filters.open(h, cache));
     shards.put(s);
@@ -254,7 +246,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
    */
   private void check(FilterHeader h, int shard) {
     try {
-      h.checkCompatible(spec, seedFingerprint);
+      h.checkCompatible(spec, mapping, allowCanonicalizationChange);
     } catch (IncompatibleStateException e) {
       throw new SuppressRestartsException(new IncompatibleStateException(
           "restored state of shard " + shard + " does not fit this job: " + e.getMessage()));
@@ -489,6 +481,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   @Override
   public String toString() {
-    return "DedupOperator{" + kind + ", cachePages=" + (cachePages == AUTO_CACHE ? "auto" : cachePages) + "}";
+    return "DedupOperator{" + spec.kind() + ", shards=" + mapping.shards() + ", cachePages="
+        + (cachePages == AUTO_CACHE ? "auto" : cachePages) + "}";
   }
 }

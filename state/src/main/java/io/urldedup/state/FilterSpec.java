@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * What a job asks for, per shard: the filter kind and its targets. Validated on construction with
- * messages that name the user-facing flag. {@link #newHeader(long)} turns it into concrete
+ * messages that name the user-facing flag. {@link #newHeader(UrlMapping)} turns it into concrete
  * parameters (cells, K, P, slices) with the sizing math in {@link FilterMath}.
  *
  * <p>Fields that do not apply to the kind are zero.
@@ -26,7 +26,7 @@ public record FilterSpec(
     long capacity,
     int growth,
     double tightening,
-    long maxMemoryBytes) {
+    long maxMemoryBytes) implements java.io.Serializable {
 
   public enum Kind { STABLE, SCALABLE }
 
@@ -98,14 +98,19 @@ public record FilterSpec(
     return new FilterSpec(Kind.SCALABLE, fpr, 0, 0, capacity, growth, tightening, maxMemoryBytes);
   }
 
-  /** Concrete parameters for an empty filter written with this seed fingerprint. */
-  public FilterHeader newHeader(long seedFingerprint) {
+  /** Concrete parameters for an empty filter written under {@code mapping}. */
+  public FilterHeader newHeader(UrlMapping mapping) {
     if (kind == Kind.STABLE) {
       FilterMath.StableGeometry g = FilterMath.stableGeometry(fpr, memoryBytes, cellBits);
-      return FilterHeader.stable(this, seedFingerprint, g);
+      return FilterHeader.stable(this, mapping, g);
     }
-    FilterHeader h = FilterHeader.scalable(this, seedFingerprint);
+    FilterHeader h = FilterHeader.scalable(this, mapping);
     h.addSlice(capacity, fpr * (1 - tightening));
     return h;
+  }
+
+  /** An empty filter that records only the seed fingerprint (no shard count, no canonicalization): tools, tests. */
+  public FilterHeader newHeader(long seedFingerprint) {
+    return newHeader(UrlMapping.seedOnly(seedFingerprint));
   }
 }

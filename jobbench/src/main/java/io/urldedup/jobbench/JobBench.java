@@ -5,6 +5,7 @@ import io.urldedup.job.JobConfig;
 import io.urldedup.job.JobEnvironment;
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DecodeFunction;
+import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
 import java.io.IOException;
@@ -103,9 +104,6 @@ public final class JobBench {
       case "hash-only" -> true;
       default -> throw new IllegalArgumentException("--decode: accepted: full, hash-only");
     };
-    if (hashOnly && (job == Job.STABLE || job == Job.SCALABLE)) {
-      throw new IllegalArgumentException("--decode hash-only: only for identity and exact");
-    }
 
     List<String> cfgArgs = new ArrayList<>(List.of("--input", input, "--output", "-",
         "--state-backend", backend, "--parallelism", String.valueOf(parallelism)));
@@ -160,8 +158,19 @@ public final class JobBench {
           .keyBy(new UrlKey(), Types.STRING)
           .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class)).uid("exact").name("exact")
           .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
-      case STABLE, SCALABLE -> DedupPipeline.build(source, sink, null, config)
-          .out().setParallelism(1);
+      case STABLE, SCALABLE -> {
+        if (hashOnly) {
+          // DedupPipeline's graph with the hash-only decode in front
+          decode(source, config, true)
+              .keyBy(new ShardKey(), Types.INT)
+              .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(config.perShardSpec(),
+                  config.decodeConfig().urlMapping(), config.cachePages(), false))
+              .uid(DedupPipeline.UID_DEDUP)
+              .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
+        } else {
+          DedupPipeline.build(source, sink, null, config).out().setParallelism(1);
+        }
+      }
       default -> throw new AssertionError(job);
     }
     StreamGraph graph = env.getStreamGraph();

@@ -13,10 +13,10 @@
 #
 # Environment: JOBBENCH_UNIQUE (unique URLs, default records/2), JOBBENCH_SEED (42),
 # JOBBENCH_XMX (4g), JOBBENCH_TIMEOUT (per run, seconds, 1800), JOBBENCH_INTERVAL (10s),
-# JOBBENCH_FLAGS (extra flags for every run), JOBBENCH_STABLE_FLAGS (--memory 16m --cache-memory 32m),
-# JOBBENCH_SCALABLE_FLAGS (--capacity <unique URLs + 10%> --cache-memory 32m),
+# JOBBENCH_FLAGS (extra flags for every run), JOBBENCH_STABLE_FLAGS (--memory 16m),
+# JOBBENCH_SCALABLE_FLAGS (--capacity <unique URLs + 10%>; every other setting is the job's default),
 # JOBBENCH_URLDEDUP_INCREMENTAL (true; false: full checkpoints for the urldedup runs), JOBBENCH_JFR=1,
-# JOBBENCH_SKIP_BUILD=1.
+# JOBBENCH_SKIP_BUILD=1, JOBBENCH_LIB (an earlier OUTDIR/lib: run that code, e.g. a baseline).
 set -euo pipefail
 
 if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
@@ -33,10 +33,10 @@ XMX=${JOBBENCH_XMX:-4g}
 TIMEOUT=${JOBBENCH_TIMEOUT:-1800}
 INTERVAL=${JOBBENCH_INTERVAL:-10s}
 DATA=${JOBBENCH_DATA:-/tmp/urldedup-jobbench}
-STABLE_FLAGS=${JOBBENCH_STABLE_FLAGS:---memory 16m --cache-memory 32m}
+STABLE_FLAGS=${JOBBENCH_STABLE_FLAGS:---memory 16m}
 # capacity with 10% headroom: at exactly the expected count most shards spill a few URLs into a
 # second slice twice the size of the first
-SCALABLE_FLAGS=${JOBBENCH_SCALABLE_FLAGS:---capacity $((UNIQUE + UNIQUE / 10)) --cache-memory 32m}
+SCALABLE_FLAGS=${JOBBENCH_SCALABLE_FLAGS:---capacity $((UNIQUE + UNIQUE / 10))}
 URLDEDUP_INCREMENTAL=${JOBBENCH_URLDEDUP_INCREMENTAL:-true}
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,19 +45,28 @@ if [[ "${JOBBENCH_SKIP_BUILD:-0}" != 1 || ! -f jobbench/target/classpath.txt ]];
   echo "building (mvn -o package, tests skipped)..." >&2
   mvn -B -ntp -q -o -pl jobbench -am package -DskipTests
 fi
-# a private copy of this worktree's jars: a rebuild during a long run must not change the code under it
+# a private copy of this worktree's jars: a rebuild during a long run must not change the code under it;
+# JOBBENCH_LIB=DIR (an earlier run's OUTDIR/lib) runs that code instead, for a before/after in one session
 LIB="$OUT/lib"
-rm -rf "$LIB" && mkdir -p "$LIB"
-CP="$LIB/urldedup-jobbench.jar"
-cp jobbench/target/urldedup-jobbench-0.1.0-SNAPSHOT.jar "$CP"
 IFS=: read -r -a DEPS < jobbench/target/classpath.txt || true  # the file has no final newline
-for d in "${DEPS[@]}"; do
-  if [[ "$d" == "$ROOT"/* ]]; then
-    cp "$d" "$LIB/" && CP="$CP:$LIB/$(basename "$d")"
-  else
-    CP="$CP:$d"
-  fi
-done
+if [[ -n "${JOBBENCH_LIB:-}" ]]; then
+  LIB=$(cd "$JOBBENCH_LIB" && pwd)
+  CP="$LIB/urldedup-jobbench.jar"
+  for d in "${DEPS[@]}"; do
+    if [[ "$d" == "$ROOT"/* ]]; then CP="$CP:$LIB/$(basename "$d")"; else CP="$CP:$d"; fi
+  done
+else
+  rm -rf "$LIB" && mkdir -p "$LIB"
+  CP="$LIB/urldedup-jobbench.jar"
+  cp jobbench/target/urldedup-jobbench-0.1.0-SNAPSHOT.jar "$CP"
+  for d in "${DEPS[@]}"; do
+    if [[ "$d" == "$ROOT"/* ]]; then
+      cp "$d" "$LIB/" && CP="$CP:$LIB/$(basename "$d")"
+    else
+      CP="$CP:$d"
+    fi
+  done
+fi
 OPENS=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
   --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
   --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED

@@ -41,11 +41,14 @@ public final class DedupPipeline {
 
   /**
    * @param dlqSink null: dead letters are only counted (the decoder's accumulators)
+   * @param spec    each shard's filter
+   * @param decode  decoding and canonicalization; also the state's {@link DecodeConfig#urlMapping()}
+   *                (seed fingerprint, shards, canonicalization fingerprint)
+   * @param cachePages  pages of each dedup subtask's write-back cache, or {@link DedupOperator#AUTO_CACHE}
+   * @param allowCanonicalizationChange  restore state written under other canonicalization settings
    */
-  public static Sinks build(
-      DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink, JobConfig config) {
-    FilterSpec spec = config.perShardSpec();
-    DecodeConfig decode = config.decodeConfig();
+  public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
+      FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange) {
 
     SingleOutputStreamOperator<UrlRecord> decoded = source
         .process(new DecodeFunction(decode), TypeInformation.of(UrlRecord.class))
@@ -58,7 +61,7 @@ public final class DedupPipeline {
     SingleOutputStreamOperator<UrlRecord> unseen = decoded
         .keyBy(new ShardKey(), Types.INT)
         .transform("dedup", TypeInformation.of(UrlRecord.class),
-            new DedupOperator(spec, decode.urlMapping(), config.cachePages(), config.allowCanonicalizationChange))
+            new DedupOperator(spec, decode.urlMapping(), cachePages, allowCanonicalizationChange))
         .uid(UID_DEDUP);
 
     DataStreamSink<UrlRecord> out = unseen.sinkTo(outSink).uid(UID_SINK).name("output");

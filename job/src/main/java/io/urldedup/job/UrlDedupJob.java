@@ -1,6 +1,8 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.DeadLetter;
+import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterPlan;
 import io.urldedup.state.FilterSpec;
@@ -133,8 +135,16 @@ public final class UrlDedupJob {
       b.append("  total max memory: ").append(bytes(spec.maxMemoryBytes() * c.shards))
           .append(" (").append(bytes(spec.maxMemoryBytes())).append(" per shard)\n");
     }
-    b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
-        .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
+    if (c.cachePages() == DedupOperator.AUTO_CACHE) {
+      int shardsPerSubtask = c.parallelism > 0 ? ceilDiv(c.shards, c.parallelism) : c.shards;
+      b.append("  page cache:       auto: up to ")
+          .append(bytes(PageCacheSizing.filterPages(spec) * shardsPerSubtask * 4096L))
+          .append(" per subtask (its shards' whole filter), at most ")
+          .append(Math.round(PageCacheSizing.HEAP_SHARE * 100)).append("% of the TaskManager heap over its slots\n");
+    } else {
+      b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
+          .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
+    }
     return b.toString();
   }
 
@@ -154,7 +164,6 @@ public final class UrlDedupJob {
   }
 
   private static int execute(JobConfig c, PrintStream err) throws Exception {
-    c.perShardSpec(); // sizing errors before anything starts
     if (c.defaultSeed) {
       err.println("urldedup: warning: no --hash-seed or " + JobConfig.SEED_ENV + " given: using the"
           + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
@@ -174,7 +183,8 @@ public final class UrlDedupJob {
       DataStream<RawRecord> source = env
           .fromSource(KafkaIO.source(c), WatermarkStrategy.noWatermarks(), "kafka source")
           .uid(DedupPipeline.UID_SOURCE);
-      DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c);
+      DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
+        c.allowCanonicalizationChange);
       env.execute(c.jobName);
       return 0;
     }
@@ -184,7 +194,7 @@ public final class UrlDedupJob {
   private static int embedded(JobConfig c, StreamExecutionEnvironment env, PrintStream err)
       throws Exception {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
-        : Math.min(4, Runtime.getRuntime().availableProcessors()));
+        : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
     String path = c.input;
     String name = c.input;
     if ("-".equals(c.input)) {
@@ -204,7 +214,8 @@ public final class UrlDedupJob {
     LineSink<UrlRecord> out = new LineSink<>(c.output, r -> r.value);
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>(c.dlq, DeadLetterLine::format);
-    DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c);
+    DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
+        c.allowCanonicalizationChange);
     sinks.out().setParallelism(1);
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);

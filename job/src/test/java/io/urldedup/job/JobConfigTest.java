@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.urldedup.operators.DecodeConfig;
 import io.urldedup.state.FilterSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -59,8 +60,8 @@ class JobConfigTest {
     assertEquals(JobConfig.DEFAULT_SEED, c.hashSeed());
     assertEquals(List.of(), c.stripParams);
     assertFalse(c.allowCanonicalizationChange);
-    assertEquals(8L << 20, c.cacheMemoryBytes);
-    assertEquals(2048, c.cachePages());
+    assertEquals(JobConfig.AUTO_CACHE_MEMORY, c.cacheMemoryBytes);
+    assertEquals(io.urldedup.operators.DedupOperator.AUTO_CACHE, c.cachePages());
     FilterSpec s = c.perShardSpec();
     assertEquals(1_000_000 / 128, s.capacity());
     assertEquals((1L << 30) / 128, s.maxMemoryBytes());
@@ -100,8 +101,8 @@ class JobConfigTest {
     assertEquals(128, c.maxParallelism());
     assertEquals(255, c.hashSeed());
     assertFalse(c.defaultSeed);
-    assertEquals(JobConfig.Format.JSON, c.format);
-    assertEquals(JobConfig.KeyMode.DOMAIN, c.key);
+    assertEquals(DecodeConfig.Format.JSON, c.format);
+    assertEquals(DecodeConfig.KeyMode.DOMAIN, c.key);
     assertEquals(List.of("sid", "utm_source"), c.stripParams);
     assertTrue(c.stripWww);
     assertTrue(c.allowCanonicalizationChange);
@@ -229,7 +230,7 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--tightening", "1"), "--tightening", "between 0 and 1");
     assertMessage(error("--input", "x", "--max-memory", "1x"), "--max-memory", "64m, 1g");
     assertMessage(error("--input", "x", "--max-memory", "256k"), "--max-memory", "4 KiB per shard");
-    assertMessage(error("--input", "x", "--shards", "0"), "--shards", "from 1 to 65536");
+    assertMessage(error("--input", "x", "--shards", "0"), "--shards", "from 1 to 32768");
     assertMessage(error("--input", "x", "--format", "xml"), "--format", "text, json");
     assertMessage(error("--input", "x", "--key", "path"), "--key", "host, domain, none");
     assertMessage(error("--input", "x", "--strip-www=maybe"), "--strip-www", "true, false");
@@ -240,6 +241,7 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--checkpoint-interval", "soon"), "--checkpoint-interval", "10s");
     assertMessage(error("--input", "x", "--checkpoint-interval", "0s"), "--checkpoint-interval", "10s");
     assertMessage(error("--input", "x", "--cache-memory", "1k"), "--cache-memory", "at least 4k");
+    assertMessage(error("--input", "x", "--cache-memory", "lots"), "--cache-memory", "auto, or a positive size");
     assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
     assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
     assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");
@@ -266,7 +268,7 @@ class JobConfigTest {
   @Test
   void helpDocumentsEveryFlagWithItsDefault() {
     String help = JobConfig.helpText();
-    for (Flag f : JobConfig.FLAGS) {
+    for (Option<?> f : JobConfig.OPTIONS) {
       assertTrue(help.contains("--" + f.name()), f.name());
       if (f.defaultText() != null) {
         assertTrue(help.contains("default: " + f.defaultText()), f.name());

@@ -164,11 +164,12 @@ public final class JobBench {
           decode(source, config, true)
               .keyBy(new ShardKey(), Types.INT)
               .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(config.perShardSpec(),
-                  config.decodeConfig().urlMapping(), config.cachePages(), false))
+                  config.decodeConfig().urlMapping(), config.cachePages(), config.allowCanonicalizationChange))
               .uid(DedupPipeline.UID_DEDUP)
               .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
         } else {
-          DedupPipeline.build(source, sink, null, config).out().setParallelism(1);
+          DedupPipeline.build(source, sink, null, config.perShardSpec(), config.decodeConfig(),
+              config.cachePages(), config.allowCanonicalizationChange).out().setParallelism(1);
         }
       }
       default -> throw new AssertionError(job);

@@ -39,7 +39,11 @@ public final class DecodeConfig implements Serializable {
   public static final int MIN_MAX_URL_BYTES = 16;
   public static final int MAX_MAX_URL_BYTES = 65536;
   public static final int DEFAULT_SHARDS = 128;
-  public static final int MAX_SHARDS = 65536;
+  /**
+   * Flink's largest max parallelism (KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM, 2^15):
+   * the job sets max parallelism to max(shards, 128), so more shards could not be scheduled.
+   */
+  public static final int MAX_SHARDS = 1 << 15;
 
   /**
    * Version of the canonicalization code itself, part of {@link #canonicalizationFingerprint()}:

@@ -36,6 +36,9 @@ public record FilterSpec(
   public static final long MAX_MEMORY_BYTES = 1L << 40;
   public static final double MIN_FPR = 1e-9;
   public static final double MAX_FPR = 0.5;
+  public static final int MIN_CELL_BITS = 1;
+  public static final int MAX_CELL_BITS = 4;
+  public static final int MIN_GROWTH = 2;
   public static final int MAX_GROWTH = 16;
   public static final long MAX_CAPACITY = 1L << 40;
 
@@ -52,7 +55,7 @@ public record FilterSpec(
         throw new IllegalArgumentException("--memory (per shard) must be between 4096 bytes (one 4 KiB page) and "
             + MAX_MEMORY_BYTES + " bytes (1 TiB); got " + memoryBytes);
       }
-      if (cellBits < 1 || cellBits > 4) {
+      if (cellBits < MIN_CELL_BITS || cellBits > MAX_CELL_BITS) {
         throw new IllegalArgumentException("--cell-bits must be 1, 2, 3 or 4 (cells count down from 2^d-1); got " + cellBits);
       }
       if (capacity != 0 || growth != 0 || tightening != 0 || maxMemoryBytes != 0) {
@@ -64,8 +67,8 @@ public record FilterSpec(
         throw new IllegalArgumentException("--capacity (URLs the first slice holds, per shard) must be between 1 and "
             + MAX_CAPACITY + "; got " + capacity);
       }
-      if (growth < 2 || growth > MAX_GROWTH) {
-        throw new IllegalArgumentException("--growth must be an integer between 2 and " + MAX_GROWTH
+      if (growth < MIN_GROWTH || growth > MAX_GROWTH) {
+        throw new IllegalArgumentException("--growth must be an integer between " + MIN_GROWTH + " and " + MAX_GROWTH
             + " (2 or 4 recommended); got " + growth);
       }
       if (!(tightening > 0 && tightening < 1)) {

@@ -20,7 +20,7 @@ import java.util.zip.CheckedOutputStream;
  * offset  size  field
  * 0       4     magic "UDFL" (0x55 0x44 0x46 0x4C)
  * 4       4     u32 format version (1)
- * 8       1     u8 filter kind (0 stable, 1 scalable)
+ * 8       1     u8 filter kind (0 stable, 1 scalable, 2 aged)
  * 9       4     u32 header length L
  * 13      L     header ({@link FilterHeaderCodec}: parameters, seed fingerprint, counters, slices)
  * 13+L    8     u64 page count N
@@ -169,6 +169,9 @@ public final class FilterFormat {
 
   /** Whether {@code pageId} is one of the pages the filter described by {@code header} addresses. */
   static boolean addresses(FilterHeader h, long pageId) {
+    if (h.kind() == FilterSpec.Kind.AGED) {
+      return pageId >= 0 && pageId < h.agedGeometry().pages();
+    }
     if (h.kind() == FilterSpec.Kind.STABLE) {
       return pageId >= 0 && pageId < stablePages(h);
     }
@@ -184,7 +187,9 @@ public final class FilterFormat {
 
   /** Visits, in ascending order, the ids of the filter's pages that hold a non-zero word. */
   static void forEachNonZeroPage(FilterHeader h, PageStore pages, LongConsumer action) {
-    if (h.kind() == FilterSpec.Kind.STABLE) {
+    if (h.kind() == FilterSpec.Kind.AGED) {
+      visit(pages, 0, h.agedGeometry().pages(), action);
+    } else if (h.kind() == FilterSpec.Kind.STABLE) {
       visit(pages, 0, stablePages(h), action);
     } else {
       for (int s = 0; s < h.slices(); s++) {

@@ -34,7 +34,7 @@ public record FilterSpec(
     long windowUrls,
     long windowMillis,
     int generations,
-    double rate) {
+    double rate) implements java.io.Serializable {
 
   public enum Kind { STABLE, SCALABLE, AGED }
 

@@ -106,7 +106,7 @@ rel_cleanup() {
   local p
   for p in "${REL_BG_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
   if [ -n "$JOB_ID" ] && flink_overview >/dev/null 2>&1; then
-    curl -fsS --max-time 5 -X PATCH "$REST/jobs/$JOB_ID?mode=cancel" >/dev/null 2>&1 || true
+    curl -fsS --max-time 5 -X PATCH "$(flink_rest)/jobs/$JOB_ID?mode=cancel" >/dev/null 2>&1 || true
   fi
   if [ "$rc" -ne 0 ] || [ "$REL_FAILED" -ne 0 ]; then
     echo "$REL_NAME: logs in $LOGS" >&2
@@ -134,12 +134,13 @@ rel_build() {
 # A fresh stack: no data of an earlier run of the same NAME.
 rel_fresh_up() {
   cmd_down >/dev/null 2>&1 || true
-  rm -rf "$WORK/kafka-data" "$WORK/flink" "$LOGS" "$WORK/data"
+  rm -rf "$WORK"/kafka*-data "$WORK/kafka-cluster-id" "$WORK/zookeeper-data" "$WORK/flink" "$LOGS" "$WORK/data"
   mkdir -p "$WORK/data"
   cmd_up
 }
 
-rest_get() { curl -fsS --max-time 5 "$REST$1"; }
+# any running JobManager's REST API (after a JobManager kill, the standby's)
+rest_get() { curl -fsS --max-time 5 "$(flink_rest)$1"; }
 
 # rel_submit [-s SAVEPOINT] ARGS...: the job jar with the Kafka flags of this stack, a restart
 # strategy for faults (exponential backoff, unlimited attempts; the cluster default of stack.sh

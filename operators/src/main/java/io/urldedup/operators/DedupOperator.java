@@ -9,6 +9,7 @@ import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
 import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.PageSerializer;
+import io.urldedup.state.UrlMapping;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -57,9 +58,11 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * before its time advances early ({@code generationsAdvancedEarly}, a rate-limited WARN with the
  * measured rate).
  *
- * <p>A restored header built for other parameters or another seed fails the job at restore, without
- * restarts, with the {@link IncompatibleStateException} message, which names the flag; it never
- * silently answers "unseen" for everything.
+ * <p>A restored header built for other parameters, another seed, another shard count or (unless
+ * allowed) other canonicalization settings fails the job at restore, without restarts, with the
+ * {@link IncompatibleStateException} message, which names the flag; it never silently answers
+ * "unseen" for old URLs. Headers of state that predates the shard count and canonicalization
+ * fingerprint accept the current ones and record them when their shard is next written.
  */
 public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     implements OneInputStreamOperator<UrlRecord, UrlRecord>, Triggerable<Integer, VoidNamespace> {
@@ -71,7 +74,6 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   static final String PAGES_STATE = "urldedup-filter-pages";
   static final String GENERATION_TIMERS = "urldedup-aged-generations";
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DedupOperator.class);
   /** At most one early-advance WARN per subtask per minute (the counter has every one). */
   private static final long EARLY_WARN_PERIOD_MILLIS = 60_000;
 
@@ -85,9 +87,12 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   private static final int NO_KEY = Integer.MIN_VALUE;
 
+  private static final org.slf4j.Logger WARNINGS = org.slf4j.LoggerFactory.getLogger(DedupOperator.class);
+
   private final FilterSpec spec;
-  private final long seedFingerprint;
+  private final UrlMapping mapping;
   private final int cachePages;
+  private final boolean allowCanonicalizationChange;
   /** Aged time windows: how time is read; null otherwise. */
   private final GenerationTime time;
 
@@ -108,22 +113,32 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** {@link #GAUGE_PERIOD_NANOS}; tests that measure the record path alone raise it. */
   transient long gaugePeriodNanos;
 
-  public DedupOperator(FilterSpec spec, long seedFingerprint, int cachePages) {
-    this(spec, seedFingerprint, cachePages, null);
+  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange) {
+    this(spec, mapping, cachePages, allowCanonicalizationChange, null);
   }
 
-  /** @param time aged filters with a time window: event or processing time (required for them, else ignored) */
-  public DedupOperator(FilterSpec spec, long seedFingerprint, int cachePages, GenerationTime time) {
-    if (spec == null) {
-      throw new IllegalArgumentException("a filter spec is required");
+  /**
+   * @param spec      each shard's filter
+   * @param mapping   seed fingerprint, shard count and canonicalization of this job, recorded in new
+   *                  headers and checked against restored ones
+   * @param allowCanonicalizationChange  accept restored state written with other canonicalization
+   *                  settings (logged as a warning) instead of refusing it
+   * @param time      aged filters with a time window: event or processing time (required for them,
+   *                  ignored for the others)
+   */
+  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange,
+      GenerationTime time) {
+    if (spec == null || mapping == null) {
+      throw new IllegalArgumentException("a filter spec and a URL mapping are required");
     }
     if (cachePages < 1 || cachePages > PageCache.MAX_PAGES) {
       throw new IllegalArgumentException(
           "the page cache holds 1 to " + PageCache.MAX_PAGES + " pages of 4 KiB; got " + cachePages);
     }
     this.spec = spec;
-    this.seedFingerprint = seedFingerprint;
+    this.mapping = mapping;
     this.cachePages = cachePages;
+    this.allowCanonicalizationChange = allowCanonicalizationChange;
     boolean timed = spec.kind() == FilterSpec.Kind.AGED && spec.timed();
     if (timed && time == null) {
       throw new IllegalArgumentException("an aged filter with a time window needs event or processing time");
@@ -149,8 +164,12 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
   }
 
-  /** Fails the restore at once, not when the first record of an incompatible shard arrives. */
+  /**
+   * Fails the restore at once, not when the first record of an incompatible shard arrives; logs an
+   * allowed canonicalization change once per subtask (the settings hold no seed).
+   */
   private void checkRestoredHeaders() throws Exception {
+    java.util.Set<String> changes = new java.util.TreeSet<>();
     getKeyedStateBackend().applyToAllKeys(
         VoidNamespace.INSTANCE,
         VoidNamespaceSerializer.INSTANCE,
@@ -159,8 +178,17 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
           FilterHeader h = state.value();
           if (h != null) {
             check(h, (Integer) key);
+            String change = h.canonicalizationChange(mapping);
+            if (change != null) {
+              changes.add(change);
+            }
           }
         });
+    for (String change : changes) {
+      WARNINGS.warn("restored state was written with other canonicalization settings ({});"
+          + " --allow-canonicalization-change is given, so it is used anyway: URLs seen before the change"
+          + " may be emitted once more, and the state now records the current settings", change);
+    }
   }
 
   @Override
@@ -275,8 +303,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   /**
    * Counts an early advance and warns at most once a minute with the measured rate: the planned g
-   * new URLs over the shard-clock time since the shard's generation began (per shard; times the
-   * shards for the job if they are even).
+   * new URLs over the shard-clock time since the shard's generation began, times the shards (the
+   * job's rate if the shards are even, as the hash makes them).
    */
   private void advancedEarly(Shard s, long clock) {
     metrics.generationAdvancedEarly();
@@ -286,11 +314,13 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       earlyWarnedAt = now;
       long g = s.aged.geometry().generationSize();
       double elapsed = Math.max(1, clock - s.generationStart) / 1000.0;
-      LOG.warn("aged filter: a generation of shard {} reached its planned {} new URLs after {} s of its {} ms:"
-              + " about {} new URLs/s per shard against the {} planned (--rate / shards); it advanced early, so the"
-              + " FPR stays at --fpr but URLs are forgotten before --window while the rate stays this high",
+      int n = Math.max(1, mapping.shards());
+      WARNINGS.warn("aged filter: a generation of shard {} reached its planned {} new URLs after {} s of its {} ms:"
+              + " about {} new URLs/s in total ({} shards) against --rate {}; it advanced early, so the FPR stays at"
+              + " --fpr but URLs are forgotten before --window while the rate stays this high",
           s.shard, g, String.format(java.util.Locale.ROOT, "%.1f", elapsed), generationMillis,
-          String.format(java.util.Locale.ROOT, "%.1f", g / elapsed), spec.rate());
+          String.format(java.util.Locale.ROOT, "%.0f", g / elapsed * n), n,
+          String.format(java.util.Locale.ROOT, "%.0f", spec.rate() * n));
     }
     s.generationStart = clock;
   }
@@ -298,13 +328,13 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private Shard openShard(int shard) throws Exception {
     FilterHeader h = headerState.value();
     if (h == null) {
-      h = spec.newHeader(seedFingerprint);
+      h = spec.newHeader(mapping);
     } else {
       check(h, shard);
       if (copyState) {
         h = h.copy();
       }
-      h.adopt(spec);
+      h.adopt(spec, mapping);
     }
     Shard s = new Shard(shard, Filters.open(h, cache));
     if (timers != null && s.aged != null && s.aged.clock().epoch() != AgedClock.NO_EPOCH) {
@@ -321,7 +351,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
    */
   private void check(FilterHeader h, int shard) {
     try {
-      h.checkCompatible(spec, seedFingerprint);
+      h.checkCompatible(spec, mapping, allowCanonicalizationChange);
     } catch (IncompatibleStateException e) {
       throw new SuppressRestartsException(new IncompatibleStateException(
           "restored state of shard " + shard + " does not fit this job: " + e.getMessage()));
@@ -561,6 +591,6 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   @Override
   public String toString() {
-    return "DedupOperator{" + spec.kind() + ", cachePages=" + cachePages + "}";
+    return "DedupOperator{" + spec.kind() + ", shards=" + mapping.shards() + ", cachePages=" + cachePages + "}";
   }
 }

@@ -47,7 +47,7 @@ class AgedOperatorTest {
       GenerationTime time, Backend backend, int parallelism, int subtask, OperatorSubtaskState restore)
       throws Exception {
     KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
-        new KeyedOneInputStreamOperatorTestHarness<>(new DedupOperator(SPEC, FINGERPRINT, 64, time), r -> r.shard,
+        new KeyedOneInputStreamOperatorTestHarness<>(new DedupOperator(SPEC, DedupOperatorTestKit.MAPPING, 64, false, time), r -> r.shard,
             Types.INT, MAX_PARALLELISM, parallelism, subtask);
     h.setStateBackend(DedupOperatorTestKit.stateBackend(backend));
     h.setCheckpointStorage(new JobManagerCheckpointStorage(64 << 20));

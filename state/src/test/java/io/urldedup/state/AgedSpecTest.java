@@ -86,18 +86,18 @@ class AgedSpecTest {
   void restoreChecksNameTheFlag() {
     FilterSpec spec = FilterSpec.agedTime(0.01, 60_000, 0, 500);
     FilterHeader h = spec.newHeader(7);
-    h.checkCompatible(spec, 7);
+    h.checkCompatible(spec, UrlMapping.seedOnly(7), false);
     String window = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.agedTime(0.01, 120_000, 0, 500), 7)).getMessage();
+        () -> h.checkCompatible(FilterSpec.agedTime(0.01, 120_000, 0, 500), UrlMapping.seedOnly(7), false)).getMessage();
     assertTrue(window.contains("--window"), window);
     String gens = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.agedTime(0.01, 60_000, 20, 500), 7)).getMessage();
+        () -> h.checkCompatible(FilterSpec.agedTime(0.01, 60_000, 20, 500), UrlMapping.seedOnly(7), false)).getMessage();
     assertTrue(gens.contains("--generations"), gens);
     String rate = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.agedTime(0.01, 60_000, 0, 600), 7)).getMessage();
+        () -> h.checkCompatible(FilterSpec.agedTime(0.01, 60_000, 0, 600), UrlMapping.seedOnly(7), false)).getMessage();
     assertTrue(rate.contains("--rate"), rate);
     String kind = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.stable(0.01, 1 << 20, 2), 7)).getMessage();
+        () -> h.checkCompatible(FilterSpec.stable(0.01, 1 << 20, 2), UrlMapping.seedOnly(7), false)).getMessage();
     assertTrue(kind.contains("--filter aged"), kind);
   }
 

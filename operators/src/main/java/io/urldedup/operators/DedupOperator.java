@@ -346,7 +346,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       long g = s.aged.geometry().generationSize();
       double elapsed = Math.max(1, clock - s.generationStart) / 1000.0;
       int n = Math.max(1, mapping.shards());
-      WARNINGS.warn("aged filter: a generation of shard {} reached its planned {} new URLs after {} s of its {} ms:"
+      LOG.warn("aged filter: a generation of shard {} reached its planned {} new URLs after {} s of its {} ms:"
               + " about {} new URLs/s in total ({} shards) against --rate {}; it advanced early, so the FPR stays at"
               + " --fpr but URLs are forgotten before --window while the rate stays this high",
           s.shard, g, String.format(java.util.Locale.ROOT, "%.1f", elapsed), generationMillis,

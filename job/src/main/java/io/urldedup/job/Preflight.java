@@ -112,10 +112,12 @@ final class Preflight {
     if (spec.kind() == FilterSpec.Kind.STABLE) {
       need = c.memoryBytes;
       flag = JobConfig.MEMORY.flag();
-    } else {
+    } else if (spec.kind() == FilterSpec.Kind.SCALABLE) {
       need = FilterMath.blockedPages(spec.capacity(), spec.fpr() * (1 - spec.tightening()))
           * (long) PageStore.PAGE_BYTES * c.shards;
       flag = JobConfig.CAPACITY.flag();
+    } else {
+      return; // other kinds: not sized here yet
     }
     if (need + cache > budget) {
       throw new ConfigException(flag + ": the " + spec.kind().name().toLowerCase(java.util.Locale.ROOT)

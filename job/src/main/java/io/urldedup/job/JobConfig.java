@@ -1,6 +1,8 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.DecodeConfig;
+import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.state.FilterSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -199,9 +201,15 @@ public final class JobConfig {
       .in(RUNTIME)
       .describedDefault(DEFAULT_CHECKPOINT_INTERVAL + " (embedded: off unless this or --checkpoint-dir is given)")
       .help("Exactly-once output becomes visible at checkpoints, so this is the output latency.");
-  public static final Option<Long> CACHE_MEMORY = Option.size("cache-memory", 4096, "at least 4k (one page), e.g. 8m")
-      .in(RUNTIME).defaultValue("8m")
-      .help("Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints.");
+  /** {@code --cache-memory auto}: sized when each dedup subtask opens ({@link PageCacheSizing}). */
+  public static final long AUTO_CACHE_MEMORY = 0;
+  public static final Option<Long> CACHE_MEMORY = Option.sizeOr("auto", AUTO_CACHE_MEMORY, "cache-memory", 4096,
+          "at least 4k (one page), e.g. 8m")
+      .in(RUNTIME).defaultValue("auto")
+      .help("Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints. auto:"
+          + " the whole filter of the subtask's shards (stable --memory, scalable --max-memory), at most "
+          + Math.round(PageCacheSizing.HEAP_SHARE * 100) + "% of the TaskManager heap over its slots"
+          + " (at least " + (PageCacheSizing.MIN_BUDGET_BYTES >> 20) + "m).");
   public static final Option<String> JOB_NAME = Option.nonEmpty("job-name", "NAME").in(RUNTIME)
       .defaultValue("urldedup").help("Flink job name.");
   public static final Option<String> CONFIG = Option.string("config", "FILE").in(RUNTIME)
@@ -485,8 +493,11 @@ public final class JobConfig {
     return decodeConfig;
   }
 
-  /** Pages in each subtask's write-back cache. */
+  /** Pages in each subtask's write-back cache, or {@link DedupOperator#AUTO_CACHE}. */
   public int cachePages() {
+    if (cacheMemoryBytes == AUTO_CACHE_MEMORY) {
+      return DedupOperator.AUTO_CACHE;
+    }
     return (int) Math.min(Integer.MAX_VALUE, cacheMemoryBytes / 4096);
   }
 

@@ -60,8 +60,8 @@ class JobConfigTest {
     assertEquals(JobConfig.DEFAULT_SEED, c.hashSeed());
     assertEquals(List.of(), c.stripParams);
     assertFalse(c.allowCanonicalizationChange);
-    assertEquals(8L << 20, c.cacheMemoryBytes);
-    assertEquals(2048, c.cachePages());
+    assertEquals(JobConfig.AUTO_CACHE_MEMORY, c.cacheMemoryBytes);
+    assertEquals(io.urldedup.operators.DedupOperator.AUTO_CACHE, c.cachePages());
     FilterSpec s = c.perShardSpec();
     assertEquals(1_000_000 / 128, s.capacity());
     assertEquals((1L << 30) / 128, s.maxMemoryBytes());
@@ -245,6 +245,7 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--checkpoint-interval", "soon"), "--checkpoint-interval", "10s");
     assertMessage(error("--input", "x", "--checkpoint-interval", "0s"), "--checkpoint-interval", "10s");
     assertMessage(error("--input", "x", "--cache-memory", "1k"), "--cache-memory", "at least 4k");
+    assertMessage(error("--input", "x", "--cache-memory", "lots"), "--cache-memory", "auto, or a positive size");
     assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
     assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
     assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");

@@ -584,6 +584,7 @@ public final class JobConfig {
         .append("Commands:\n")
         .append("  run      deduplicate: Kafka mode if Kafka flags are given, else embedded (local files)\n")
         .append("  plan     print the filter sizing for the given flags and exit\n")
+        .append("           (plan --json: the same numbers as one JSON document, docs/plan-json.md)\n")
         .append("  version  print the version\n")
         .append("  help     print this text\n");
     String section = null;

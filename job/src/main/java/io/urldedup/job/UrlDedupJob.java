@@ -9,12 +9,20 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.runtime.client.JobExecutionException;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonProcessingException;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.SerializationFeature;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import io.urldedup.operators.RawRecord;
@@ -85,7 +93,10 @@ public final class UrlDedupJob {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          out.print(plan(JobConfig.parseForPlan(rest, System.getenv())));
+          List<String> planArgs = new ArrayList<>(Arrays.asList(rest));
+          boolean json = planArgs.remove(PLAN_JSON);
+          JobConfig c = JobConfig.parseForPlan(planArgs.toArray(String[]::new), System.getenv());
+          out.print(json ? planJson(c) : plan(c));
           return 0;
         }
         case "run" -> {
@@ -124,6 +135,37 @@ public final class UrlDedupJob {
     }
     return "urldedup " + p.getProperty("version", "unknown") + " (Flink " + p.getProperty("flink", "?")
         + ", flink-connector-kafka " + p.getProperty("kafka-connector", "?") + ")";
+  }
+
+  /** {@code plan --json}: the plan's numbers as one JSON document (keys: docs/plan-json.md). */
+  static final String PLAN_JSON = "--json";
+
+  /** Version of the {@code plan --json} document; bump only for an incompatible change (keys are only added). */
+  static final int PLAN_JSON_VERSION = 1;
+
+  /**
+   * The plan's numbers, one JSON object: job-level keys, then the filter kind's own object (key =
+   * the kind, e.g. {@code "stable"}) from {@link FilterPlan#facts}. Rates are fractions, sizes bytes.
+   */
+  static String planJson(JobConfig c) {
+    FilterSpec spec = c.perShardSpec();
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("planVersion", PLAN_JSON_VERSION);
+    String kind = spec.kind().name().toLowerCase(Locale.ROOT);
+    doc.put("filter", kind);
+    doc.put("fpr", spec.fpr());
+    doc.put("shards", c.shards);
+    doc.put("maxParallelism", c.maxParallelism());
+    doc.put("parallelism", c.parallelism > 0 ? c.parallelism : null);
+    doc.put("shardsPerSubtask", c.parallelism > 0 ? ceilDiv(c.shards, c.parallelism) : null);
+    doc.put("cachePagesPerSubtask", c.cachePages());
+    doc.put("cacheBytesPerSubtask", c.cachePages() * 4096L);
+    doc.put(kind, FilterPlan.facts(spec, c.shards));
+    try {
+      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("plan --json: " + e.getMessage(), e);
+    }
   }
 
   /** The per-shard filter plan and the job-level view. */

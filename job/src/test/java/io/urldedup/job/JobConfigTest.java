@@ -298,6 +298,41 @@ class JobConfigTest {
     assertTrue(plan.contains("shards:           128") && plan.contains("64.0 MiB"), plan);
   }
 
+  /** plan --json: one document, the documented keys, the same numbers as the text plan. */
+  @Test
+  void planJsonHasTheDocumentedKeysAndTheTextPlansNumbers() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(0, UrlDedupJob.run(new String[] {"plan", "--filter", "stable", "--memory", "64m", "--json",
+        "--parallelism", "4"}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err)));
+    var mapper = new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper();
+    var doc = mapper.readTree(out.toString(StandardCharsets.UTF_8));
+    for (String key : List.of("planVersion", "filter", "fpr", "shards", "maxParallelism", "parallelism",
+        "shardsPerSubtask", "cachePagesPerSubtask", "cacheBytesPerSubtask", "stable")) {
+      assertTrue(doc.has(key), key + " in " + doc);
+    }
+    assertEquals("stable", doc.get("filter").asText());
+    assertEquals(128, doc.get("shards").asInt());
+    assertEquals(32, doc.get("shardsPerSubtask").asInt());
+    assertEquals(64L << 20, doc.get("stable").get("totalBytes").asLong());
+    JobConfig c = JobConfig.parseForPlan(new String[] {"--filter", "stable", "--memory", "64m"}, NO_ENV);
+    var rows = io.urldedup.state.FilterPlan.forgetting(c.perShardSpec(), c.shards);
+    var first = doc.get("stable").get("forgetting").get(0);
+    assertEquals(100_000, first.get("newUrls").asLong());
+    assertEquals(rows.get(0).reemittedIfSeenAgain(), first.get("reemittedIfSeenAgain").asDouble());
+
+    out.reset();
+    assertEquals(0, UrlDedupJob.run(new String[] {"plan", "--json"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err)));
+    doc = mapper.readTree(out.toString(StandardCharsets.UTF_8));
+    assertTrue(doc.get("parallelism").isNull());
+    for (String key : List.of("capacityPerShard", "growthTable", "capReachedAfterUrls", "totalMaxMemory")) {
+      assertTrue(doc.get("scalable").has(key), key);
+    }
+    assertEquals(2, UrlDedupJob.run(new String[] {"plan", "--json", "--fpr", "2"}, new PrintStream(out),
+        new PrintStream(err)));
+  }
+
   private static void assertMessage(String message, String flag, String accepted) {
     assertTrue(message.contains(flag), "names " + flag + ": " + message);
     assertTrue(message.contains(accepted), "says " + accepted + ": " + message);

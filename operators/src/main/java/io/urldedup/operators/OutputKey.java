@@ -18,6 +18,29 @@ public final class OutputKey {
     this.mode = mode;
   }
 
+  /** The key bytes of the canonical URL whose host is {@code b[hostStart, hostEnd)}, or null. */
+  public byte[] of(byte[] b, int hostStart, int hostEnd) {
+    switch (mode) {
+      case NONE:
+        return null;
+      case HOST:
+        return java.util.Arrays.copyOfRange(b, hostStart, hostEnd);
+      case DOMAIN:
+      default:
+        String host = new String(b, hostStart, hostEnd - hostStart,
+            java.nio.charset.StandardCharsets.ISO_8859_1);
+        return domainKey(host);
+    }
+  }
+
+  private static byte[] domainKey(String host) {
+    if (host.startsWith("[")) {
+      return host.getBytes(UTF_8);
+    }
+    String domain = EffectiveTldFinder.getAssignedDomain(host, true, false);
+    return (domain == null ? host : domain).getBytes(UTF_8);
+  }
+
   /** The key bytes of a canonical URL (as made by {@link UrlCanonicalizer}), or null. */
   public byte[] of(String canonicalUrl) {
     switch (mode) {

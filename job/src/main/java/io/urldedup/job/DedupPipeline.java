@@ -44,7 +44,7 @@ public final class DedupPipeline {
    * @param spec    each shard's filter
    * @param decode  decoding and canonicalization; also the state's {@link DecodeConfig#urlMapping()}
    *                (seed fingerprint, shards, canonicalization fingerprint)
-   * @param cachePages  pages of each dedup subtask's write-back cache
+   * @param cachePages  pages of each dedup subtask's write-back cache, or {@link DedupOperator#AUTO_CACHE}
    * @param allowCanonicalizationChange  restore state written under other canonicalization settings
    */
   public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,

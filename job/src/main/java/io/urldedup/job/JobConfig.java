@@ -1,6 +1,8 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.DecodeConfig;
+import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.state.FilterSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -162,11 +164,20 @@ public final class JobConfig {
   /** Given alone (or empty), the session-id list: a bare flag means "the usual ones". */
   public static final Option<String> STRIP_PARAMS = Option.string("strip-params", "[LIST]").in(DECODE)
       .defaultValue(NONE)
-      .help("Remove these query and path parameters (comma-separated names, case-insensitive)."
-          + " Without a list, or 'default': " + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS)
-          + ". 'none': keep all.");
+      .help("Opt-in rule: remove these query and path parameters (comma-separated names,"
+          + " case-insensitive, '*' a wildcard: utm_*). Without a list, or 'default': "
+          + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS) + ". 'none': keep all."
+          + " See docs/canonicalization.md for every rule.");
   public static final Option<Boolean> STRIP_WWW = Option.toggle("strip-www").in(DECODE)
-      .help("Drop a leading 'www.' from hosts.");
+      .help("Opt-in rule: drop a leading 'www.' from hosts (while a registrable domain remains).");
+  public static final Option<Boolean> SORT_PARAMS = Option.toggle("sort-params").in(DECODE)
+      .help("Opt-in rule: sort query parameters by name (stable). Merges ?b=2&a=1 with ?a=1&b=2.");
+  public static final Option<Boolean> DROP_EMPTY_PARAMS = Option.toggle("drop-empty-params")
+      .in(DECODE)
+      .help("Opt-in rule: remove empty query pairs (&&) and parameters with an empty value (a=).");
+  public static final Option<Boolean> COLLAPSE_SLASHES = Option.toggle("collapse-slashes")
+      .in(DECODE)
+      .help("Opt-in rule: collapse runs of '/' in paths (merges bucket//key with bucket/key).");
   public static final Option<Integer> MAX_URL_BYTES = Option.integer("max-url-bytes", "N",
           DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES)
       .in(DECODE).defaultValue(Integer.toString(DecodeConfig.DEFAULT_MAX_URL_BYTES))
@@ -190,9 +201,15 @@ public final class JobConfig {
       .in(RUNTIME)
       .describedDefault(DEFAULT_CHECKPOINT_INTERVAL + " (embedded: off unless this or --checkpoint-dir is given)")
       .help("Exactly-once output becomes visible at checkpoints, so this is the output latency.");
-  public static final Option<Long> CACHE_MEMORY = Option.size("cache-memory", 4096, "at least 4k (one page), e.g. 8m")
-      .in(RUNTIME).defaultValue("8m")
-      .help("Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints.");
+  /** {@code --cache-memory auto}: sized when each dedup subtask opens ({@link PageCacheSizing}). */
+  public static final long AUTO_CACHE_MEMORY = 0;
+  public static final Option<Long> CACHE_MEMORY = Option.sizeOr("auto", AUTO_CACHE_MEMORY, "cache-memory", 4096,
+          "at least 4k (one page), e.g. 8m")
+      .in(RUNTIME).defaultValue("auto")
+      .help("Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints. auto:"
+          + " the whole filter of the subtask's shards (stable --memory, scalable --max-memory), at most "
+          + Math.round(PageCacheSizing.HEAP_SHARE * 100) + "% of the TaskManager heap over its slots"
+          + " (at least " + (PageCacheSizing.MIN_BUDGET_BYTES >> 20) + "m).");
   public static final Option<String> JOB_NAME = Option.nonEmpty("job-name", "NAME").in(RUNTIME)
       .defaultValue("urldedup").help("Flink job name.");
   public static final Option<String> CONFIG = Option.string("config", "FILE").in(RUNTIME)
@@ -204,7 +221,8 @@ public final class JobConfig {
       BOOTSTRAP_SERVERS, INPUT_TOPIC, OUTPUT_TOPIC, DLQ_TOPIC, GROUP_ID, KAFKA_PROPERTIES, STARTING_OFFSETS,
       TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT,
       FILTER_KIND, FPR, MEMORY, CELL_BITS, CAPACITY, GROWTH, TIGHTENING, MAX_MEMORY, SHARDS, HASH_SEED,
-      FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
+      FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, SORT_PARAMS, DROP_EMPTY_PARAMS, COLLAPSE_SLASHES,
+      MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
       PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, JOB_NAME, CONFIG);
 
   /** Giving any of these selects Kafka mode. */
@@ -451,6 +469,9 @@ public final class JobConfig {
           .keyMode(key)
           .stripParams(strip.isEmpty() ? "default" : strip)
           .stripWww(stripWww)
+          .sortParams(get(SORT_PARAMS))
+          .dropEmptyParams(get(DROP_EMPTY_PARAMS))
+          .collapseSlashes(get(COLLAPSE_SLASHES))
           .maxUrlBytes(maxUrlBytes)
           .shards(shards)
           .hashSeed(hashSeed)
@@ -472,8 +493,11 @@ public final class JobConfig {
     return decodeConfig;
   }
 
-  /** Pages in each subtask's write-back cache. */
+  /** Pages in each subtask's write-back cache, or {@link DedupOperator#AUTO_CACHE}. */
   public int cachePages() {
+    if (cacheMemoryBytes == AUTO_CACHE_MEMORY) {
+      return DedupOperator.AUTO_CACHE;
+    }
     return (int) Math.min(Integer.MAX_VALUE, cacheMemoryBytes / 4096);
   }
 

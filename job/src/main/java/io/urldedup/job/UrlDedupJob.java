@@ -1,6 +1,8 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.DeadLetter;
+import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterPlan;
 import io.urldedup.state.FilterSpec;
@@ -192,8 +194,16 @@ public final class UrlDedupJob {
       b.append("  total max memory: ").append(bytes(spec.maxMemoryBytes() * c.shards))
           .append(" (").append(bytes(spec.maxMemoryBytes())).append(" per shard)\n");
     }
-    b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
-        .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
+    if (c.cachePages() == DedupOperator.AUTO_CACHE) {
+      int shardsPerSubtask = c.parallelism > 0 ? ceilDiv(c.shards, c.parallelism) : c.shards;
+      b.append("  page cache:       auto: up to ")
+          .append(bytes(PageCacheSizing.filterPages(spec) * shardsPerSubtask * 4096L))
+          .append(" per subtask (its shards' whole filter), at most ")
+          .append(Math.round(PageCacheSizing.HEAP_SHARE * 100)).append("% of the TaskManager heap over its slots\n");
+    } else {
+      b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
+          .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
+    }
     return b.toString();
   }
 

@@ -60,8 +60,8 @@ class JobConfigTest {
     assertEquals(JobConfig.DEFAULT_SEED, c.hashSeed());
     assertEquals(List.of(), c.stripParams);
     assertFalse(c.allowCanonicalizationChange);
-    assertEquals(8L << 20, c.cacheMemoryBytes);
-    assertEquals(2048, c.cachePages());
+    assertEquals(JobConfig.AUTO_CACHE_MEMORY, c.cacheMemoryBytes);
+    assertEquals(io.urldedup.operators.DedupOperator.AUTO_CACHE, c.cachePages());
     FilterSpec s = c.perShardSpec();
     assertEquals(1_000_000 / 128, s.capacity());
     assertEquals((1L << 30) / 128, s.maxMemoryBytes());
@@ -75,7 +75,8 @@ class JobConfigTest {
         "--transaction-timeout", "5min", "--filter", "stable", "--fpr", "0.001",
         "--memory", "256m", "--cell-bits", "3", "--capacity", "5000", "--growth", "4",
         "--tightening", "0.8", "--max-memory", "2g", "--shards", "64", "--hash-seed", "0xff",
-        "--format", "json", "--key", "domain", "--strip-params", "sid,utm_source", "--strip-www",
+        "--format", "json", "--key", "domain", "--strip-params", "sid,utm_*", "--strip-www",
+        "--sort-params", "--drop-empty-params", "--collapse-slashes",
         "--max-url-bytes", "4096", "--parallelism", "3", "--state-backend", "rocksdb",
         "--checkpoint-dir", "/tmp/ckpt", "--checkpoint-interval", "30s", "--cache-memory", "16m",
         "--job-name", "crawl-dedup", "--allow-canonicalization-change"));
@@ -103,8 +104,10 @@ class JobConfigTest {
     assertFalse(c.defaultSeed);
     assertEquals(DecodeConfig.Format.JSON, c.format);
     assertEquals(DecodeConfig.KeyMode.DOMAIN, c.key);
-    assertEquals(List.of("sid", "utm_source"), c.stripParams);
+    assertEquals(List.of("sid", "utm_*"), c.stripParams);
     assertTrue(c.stripWww);
+    assertEquals("sort-params,drop-empty-params,strip-params=sid|utm_*,strip-www,collapse-slashes",
+        c.decodeConfig().rules().describe());
     assertTrue(c.allowCanonicalizationChange);
     assertEquals(4096, c.maxUrlBytes);
     assertEquals(3, c.parallelism);
@@ -122,7 +125,8 @@ class JobConfigTest {
         "bootstrap-servers", "input-topic", "output-topic", "dlq-topic", "group-id", "kafka-properties",
         "starting-offsets", "transactional-id-prefix", "transaction-timeout", "filter", "fpr", "memory",
         "cell-bits", "capacity", "growth", "tightening", "max-memory", "shards", "hash-seed", "format",
-        "key", "strip-params", "strip-www", "max-url-bytes", "allow-canonicalization-change", "parallelism",
+        "key", "strip-params", "strip-www", "sort-params", "drop-empty-params", "collapse-slashes",
+        "max-url-bytes", "allow-canonicalization-change", "parallelism",
         "state-backend",
         "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name",
         "input", "output", "dlq", "config"));
@@ -241,6 +245,7 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--checkpoint-interval", "soon"), "--checkpoint-interval", "10s");
     assertMessage(error("--input", "x", "--checkpoint-interval", "0s"), "--checkpoint-interval", "10s");
     assertMessage(error("--input", "x", "--cache-memory", "1k"), "--cache-memory", "at least 4k");
+    assertMessage(error("--input", "x", "--cache-memory", "lots"), "--cache-memory", "auto, or a positive size");
     assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
     assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
     assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");

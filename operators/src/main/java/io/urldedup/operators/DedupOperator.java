@@ -7,6 +7,7 @@ import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
 import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.PageSerializer;
+import io.urldedup.state.PageStore;
 import io.urldedup.state.UrlMapping;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -14,7 +15,10 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.IntSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -22,6 +26,8 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The keyed dedup step: after {@code keyBy(r -> r.shard)}, passes on the URLs its shard's filter
@@ -55,6 +61,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     implements OneInputStreamOperator<UrlRecord, UrlRecord> {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DedupOperator.class);
 
   /** Persisted state names: changing them orphans existing checkpoints. */
   static final String HEADER_STATE = "urldedup-filter-header";
@@ -70,10 +77,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   private static final int NO_KEY = Integer.MIN_VALUE;
 
-  private static final org.slf4j.Logger WARNINGS = org.slf4j.LoggerFactory.getLogger(DedupOperator.class);
-
   private final FilterSpec spec;
   private final UrlMapping mapping;
+  /** {@link #AUTO_CACHE}: sized at open by {@link PageCacheSizing}. */
   private final int cachePages;
   private final boolean allowCanonicalizationChange;
 
@@ -90,8 +96,12 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** {@link #GAUGE_PERIOD_NANOS}; tests that measure the record path alone raise it. */
   transient long gaugePeriodNanos;
 
+  /** {@code cachePages} value: size the page cache from the filter and the heap at open. */
+  public static final int AUTO_CACHE = 0;
+
   /**
    * @param spec      each shard's filter
+   * @param cachePages pages of 4 KiB per subtask, or {@link #AUTO_CACHE}
    * @param mapping   seed fingerprint, shard count and canonicalization of this job, recorded in new
    *                  headers and checked against restored ones
    * @param allowCanonicalizationChange  accept restored state written with other canonicalization
@@ -101,7 +111,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     if (spec == null || mapping == null) {
       throw new IllegalArgumentException("a filter spec and a URL mapping are required");
     }
-    if (cachePages < 1 || cachePages > PageCache.MAX_PAGES) {
+    if (cachePages != AUTO_CACHE && (cachePages < 1 || cachePages > PageCache.MAX_PAGES)) {
       throw new IllegalArgumentException(
           "the page cache holds 1 to " + PageCache.MAX_PAGES + " pages of 4 KiB; got " + cachePages);
     }
@@ -150,7 +160,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
           }
         });
     for (String change : changes) {
-      WARNINGS.warn("restored state was written with other canonicalization settings ({});"
+      LOG.warn("restored state was written with other canonicalization settings ({});"
           + " --allow-canonicalization-change is given, so it is used anyway: URLs seen before the change"
           + " may be emitted once more, and the state now records the current settings", change);
     }
@@ -159,12 +169,33 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   @Override
   public void open() throws Exception {
     super.open();
-    cache = new PageCache(cachePages, new StateBacking());
+    cache = new PageCache(resolveCachePages(), new StateBacking());
     shards = new Shards();
     metrics = new DedupMetrics(getMetricGroup(), getRuntimeContext());
     keyShard = NO_KEY;
     gaugePeriodNanos = GAUGE_PERIOD_NANOS;
     gaugesAt = System.nanoTime() - GAUGE_PERIOD_NANOS;
+  }
+
+  private int resolveCachePages() {
+    if (cachePages != AUTO_CACHE) {
+      return cachePages;
+    }
+    TaskInfo t = getRuntimeContext().getTaskInfo();
+    int here = PageCacheSizing.shardsIn(KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+            t.getMaxNumberOfParallelSubtasks(), t.getNumberOfParallelSubtasks(), t.getIndexOfThisSubtask()),
+        mapping.shards(), t.getMaxNumberOfParallelSubtasks());
+    int slots = getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()
+        .get(TaskManagerOptions.NUM_TASK_SLOTS);
+    long heap = Runtime.getRuntime().maxMemory();
+    int pages = PageCacheSizing.pages(spec, here, heap, slots);
+    LOG.info("page cache: {} pages ({} MiB) for {} shards' filters of up to {} MiB each; budget {} MiB"
+            + " ({} of the {} MiB heap over {} slots)",
+        pages, (long) pages * PageStore.PAGE_BYTES >> 20, here,
+        PageCacheSizing.filterPages(spec) * PageStore.PAGE_BYTES >> 20,
+        PageCacheSizing.budgetPages(heap, slots) * PageStore.PAGE_BYTES >> 20,
+        PageCacheSizing.HEAP_SHARE, heap >> 20, slots);
+    return pages;
   }
 
   @Override
@@ -450,6 +481,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   @Override
   public String toString() {
-    return "DedupOperator{" + spec.kind() + ", shards=" + mapping.shards() + ", cachePages=" + cachePages + "}";
+    return "DedupOperator{" + spec.kind() + ", shards=" + mapping.shards() + ", cachePages="
+        + (cachePages == AUTO_CACHE ? "auto" : cachePages) + "}";
   }
 }

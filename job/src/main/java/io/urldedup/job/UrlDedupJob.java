@@ -186,7 +186,15 @@ public final class UrlDedupJob {
     } else {
       b.append("  parallelism:      cluster default\n");
     }
-    if (c.filter == FilterSpec.Kind.STABLE) {
+    if (c.filter == FilterSpec.Kind.AGED) {
+      b.append("  total memory:     ").append(bytes(spec.agedGeometry().bytes() * c.shards))
+          .append(" (").append(bytes(spec.agedGeometry().bytes())).append(" per shard)\n");
+      if (c.generationTime() != null) {
+        b.append("  time:             ").append(c.generationTime().event()
+            ? "event (record timestamps, watermark " + c.maxOutOfOrderness.toMillis() + " ms behind)"
+            : "processing").append('\n');
+      }
+    } else if (c.filter == FilterSpec.Kind.STABLE) {
       b.append("  total memory:     ").append(bytes(spec.memoryBytes() * c.shards))
           .append(" (").append(bytes(spec.memoryBytes())).append(" per shard)\n");
     } else {
@@ -240,14 +248,25 @@ public final class UrlDedupJob {
             + " (metric urldedup.invalid) but not kept");
       }
       DataStream<RawRecord> source = env
-          .fromSource(KafkaIO.source(c), WatermarkStrategy.noWatermarks(), "kafka source")
+          .fromSource(KafkaIO.source(c), watermarks(c), "kafka source")
           .uid(DedupPipeline.UID_SOURCE);
       DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
-        c.allowCanonicalizationChange);
+        c.allowCanonicalizationChange, c.generationTime());
       env.execute(c.jobName);
       return 0;
     }
     return embedded(c, env, err);
+  }
+
+  /**
+   * Event-time aged filters: the Kafka record timestamp (the source assigns it) with a
+   * bounded-out-of-orderness watermark for their generation timers; otherwise none.
+   */
+  static WatermarkStrategy<RawRecord> watermarks(JobConfig c) {
+    io.urldedup.operators.GenerationTime t = c.generationTime();
+    return t != null && t.event()
+        ? WatermarkStrategy.forBoundedOutOfOrderness(java.time.Duration.ofMillis(t.maxOutOfOrdernessMillis()))
+        : WatermarkStrategy.noWatermarks();
   }
 
   private static int embedded(JobConfig c, StreamExecutionEnvironment env, PrintStream err)
@@ -271,7 +290,7 @@ public final class UrlDedupJob {
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
     DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
-        c.allowCanonicalizationChange);
+        c.allowCanonicalizationChange, c.generationTime());
     sinks.out().setParallelism(1);
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);

@@ -129,8 +129,41 @@ class JobConfigTest {
         "max-url-bytes", "allow-canonicalization-change", "parallelism",
         "state-backend",
         "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name",
-        "input", "output", "dlq", "config"));
+        "input", "output", "dlq", "config",
+        "window", "window-urls", "generations", "rate", "time", "max-out-of-orderness")); // agedFlags
     assertEquals(covered, JobConfig.flagNames());
+  }
+
+  /** The aged kind's flags: totals become per-shard values; misuse exits naming the flag. */
+  @Test
+  void agedFlags() {
+    JobConfig t = parse("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1280", "--generations",
+        "20", "--time", "processing", "--shards", "128");
+    FilterSpec s = t.perShardSpec();
+    assertEquals(FilterSpec.Kind.AGED, s.kind());
+    assertEquals(7L * 86_400_000, s.windowMillis());
+    assertEquals(10.0, s.rate());
+    assertEquals(20, s.generations());
+    assertFalse(t.generationTime().event());
+    JobConfig e = JobConfig.parse(new String[] {"--bootstrap-servers", "b:9092", "--input-topic", "i",
+        "--output-topic", "o", "--dlq-topic", "none", "--filter", "aged", "--window", "1h", "--rate", "10",
+        "--max-out-of-orderness", "30s"}, NO_ENV);
+    assertTrue(e.generationTime().event(), "Kafka mode defaults to event time");
+    assertEquals(30_000, e.generationTime().maxOutOfOrdernessMillis());
+    JobConfig c = parse("--input", "x", "--filter", "aged", "--window-urls", "1000000", "--shards", "16");
+    assertEquals(62_500, c.perShardSpec().windowUrls());
+    assertNull(c.generationTime());
+
+    assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d").contains("--rate"));
+    assertTrue(error("--input", "x", "--filter", "aged").contains("--window"));
+    assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d", "--window-urls", "5", "--rate", "1")
+        .contains("exactly one"));
+    assertTrue(error("--input", "x", "--filter", "stable", "--window", "7d").contains("--window applies to --filter aged"));
+    assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1", "--time", "event")
+        .contains("--time processing"));
+    assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--rate", "1").contains("--rate"));
+    assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--generations", "64")
+        .contains("--generations"));
   }
 
   @Test

@@ -29,12 +29,15 @@ public final class DedupMetrics {
   public static final String ESTIMATED_FPR = "estimatedFpr";
   public static final String STATE_BYTES = "stateBytes";
   public static final String SLICES = "slices";
+  /** Aged filters: generations that reached their planned size before their time (rate above --rate). */
+  public static final String GENERATIONS_ADVANCED_EARLY = "generationsAdvancedEarly";
   /** Accumulator names are the metric names with this prefix. */
   public static final String ACCUMULATOR_PREFIX = GROUP + ".";
 
   private final Counter emitted;
   private final Counter duplicates;
   private final Counter forced;
+  private final Counter advancedEarly;
   private final LongCounter emittedTotal = new LongCounter();
   private final LongCounter duplicatesTotal = new LongCounter();
   private final LongCounter forcedTotal = new LongCounter();
@@ -49,6 +52,7 @@ public final class DedupMetrics {
     emitted = g.counter(EMITTED);
     duplicates = g.counter(DUPLICATES);
     forced = g.counter(FORCED);
+    advancedEarly = g.counter(GENERATIONS_ADVANCED_EARLY);
     g.gauge(FILL_RATIO, (Gauge<Double>) () -> fillRatio);
     g.gauge(ESTIMATED_FPR, (Gauge<Double>) () -> estimatedFpr);
     g.gauge(STATE_BYTES, (Gauge<Long>) () -> stateBytes);
@@ -69,6 +73,15 @@ public final class DedupMetrics {
     forced.inc();
     forcedTotal.add(1L);
     emitted();
+  }
+
+  /** An aged filter's generation advanced before its time. */
+  void generationAdvancedEarly() {
+    advancedEarly.inc();
+  }
+
+  long generationsAdvancedEarly() {
+    return advancedEarly.getCount();
   }
 
   void duplicate() {

@@ -4,6 +4,8 @@
 # (never the defaults of stack.sh, demo.sh or e2e.sh), stack.sh's functions, a watchdog that ends
 # the script after $REL_DEADLINE seconds, and a cleanup trap that cancels the job and stops only
 # the processes this stack started (stack.sh's pid files) plus our own background PIDs.
+# On any failing exit the cleanup names the step (`step NAME`), the command that failed (an ERR
+# trap: file:line, exit code) or the checks that failed (`fail`), or the signal.
 # shellcheck shell=bash
 
 REL_HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -30,6 +32,9 @@ rel_init() {
   REL_BG_PIDS=()
   JOB_ID=""
   REL_FAILED=0
+  REL_STEP="setup"
+  REL_ERR=""
+  REL_FAILURES=()
   # reuse jars another stack of this checkout fetched already (they are identical Maven copies)
   if [ ! -e "$LIB" ]; then
     mkdir -p "$WORK"
@@ -41,8 +46,13 @@ rel_init() {
       fi
     done
   fi
+  # errtrace: the ERR trap also runs in functions (stack.sh's too); it fires exactly where set -e
+  # ends the script, so the first one is the reason
+  set -E
+  trap 'rel_on_err $? "${BASH_SOURCE[0]##*/}:$LINENO" "$BASH_COMMAND" "${FUNCNAME[0]:-main}"' ERR
   trap rel_cleanup EXIT
-  trap 'exit 130' INT TERM
+  trap 'REL_ERR="${REL_ERR:-interrupted (SIGINT)}"; exit 130' INT
+  trap 'REL_ERR="${REL_ERR:-terminated (SIGTERM)}"; exit 143' TERM
   # watchdog: a TERM to this shell runs the cleanup trap, but bash defers traps while a foreground
   # child runs, so the script's own descendants (snapshot, not the watchdog) get a TERM too
   ( sleep "${REL_DEADLINE:-600}"
@@ -63,17 +73,40 @@ rel_descendants() {
 }
 
 say() { echo "$REL_NAME: [$(( $(date +%s) - REL_T0 ))s] $*" >&2; }
-fail() { echo "$REL_NAME: FAIL: $*" >&2; REL_FAILED=1; }
+fail() { echo "$REL_NAME: FAIL: $*" >&2; REL_FAILED=1; REL_FAILURES+=("$*"); }
+# step NAME: what the script does from now on; a failure report names it
+step() { REL_STEP="$*"; say "step: $*"; }
+
+# the ERR trap: RC WHERE COMMAND FUNCTION. Not under set +e (a status the script reads itself).
+rel_on_err() {
+  [[ $- == *e* ]] || return 0
+  [ -n "$REL_ERR" ] || REL_ERR="$2 (in $4): '$3' exited $1"
+}
+
+# why the script fails, for the last lines of its output
+rel_report() {
+  local rc="$1" f
+  [ "$rc" -ne 0 ] || [ "$REL_FAILED" -ne 0 ] || return 0
+  # the watchdog's TERM also ends the command that was running: the deadline is the reason
+  [ $(( $(date +%s) - REL_T0 )) -lt "${REL_DEADLINE:-600}" ] \
+    || REL_ERR="deadline of ${REL_DEADLINE:-600}s reached (FAULTS_DEADLINE)"
+  echo "$REL_NAME: FAILED in step '$REL_STEP' (exit $rc)" >&2
+  [ -z "$REL_ERR" ] || echo "$REL_NAME:   reason: $REL_ERR" >&2
+  for f in "${REL_FAILURES[@]}"; do echo "$REL_NAME:   check failed: $f" >&2; done
+  if [ -z "$REL_ERR" ] && [ "${#REL_FAILURES[@]}" -eq 0 ]; then
+    echo "$REL_NAME:   reason: exit $rc without a message (see the output above)" >&2
+  fi
+}
 
 
 rel_cleanup() {
   local rc=$?
-  trap - EXIT INT TERM
+  trap - EXIT INT TERM ERR
   [ -n "${REL_WATCHDOG:-}" ] && kill "$REL_WATCHDOG" 2>/dev/null || true
   local p
   for p in "${REL_BG_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
   if [ -n "$JOB_ID" ] && flink_overview >/dev/null 2>&1; then
-    curl -fsS --max-time 5 -X PATCH "$REST/jobs/$JOB_ID?mode=cancel" >/dev/null 2>&1 || true
+    curl -fsS --max-time 5 -X PATCH "$(flink_rest)/jobs/$JOB_ID?mode=cancel" >/dev/null 2>&1 || true
   fi
   if [ "$rc" -ne 0 ] || [ "$REL_FAILED" -ne 0 ]; then
     echo "$REL_NAME: logs in $LOGS" >&2
@@ -84,6 +117,7 @@ rel_cleanup() {
     cmd_down 2>&1 | sed "s/^/$REL_NAME: /" >&2 || true
   fi
   [ "$REL_FAILED" -ne 0 ] && [ "$rc" -eq 0 ] && rc=1
+  rel_report "$rc"
   echo "$REL_NAME: total $(( $(date +%s) - REL_T0 )) s, exit $rc" >&2
   exit "$rc"
 }
@@ -100,12 +134,13 @@ rel_build() {
 # A fresh stack: no data of an earlier run of the same NAME.
 rel_fresh_up() {
   cmd_down >/dev/null 2>&1 || true
-  rm -rf "$WORK/kafka-data" "$WORK/flink" "$LOGS" "$WORK/data"
+  rm -rf "$WORK"/kafka*-data "$WORK/kafka-cluster-id" "$WORK/zookeeper-data" "$WORK/flink" "$LOGS" "$WORK/data"
   mkdir -p "$WORK/data"
   cmd_up
 }
 
-rest_get() { curl -fsS --max-time 5 "$REST$1"; }
+# any running JobManager's REST API (after a JobManager kill, the standby's)
+rest_get() { curl -fsS --max-time 5 "$(flink_rest)$1"; }
 
 # rel_submit [-s SAVEPOINT] ARGS...: the job jar with the Kafka flags of this stack, a restart
 # strategy for faults (exponential backoff, unlimited attempts; the cluster default of stack.sh

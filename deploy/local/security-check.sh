@@ -142,6 +142,7 @@ collect_rest() {
 }
 
 # ---------------------------------------------------------------- stack with SASL listeners
+step "build and start a stack with SASL listeners"
 rel_build
 tls_material
 say "fresh stack ($WORK): PLAINTEXT $KAFKA_PORT, SASL_PLAINTEXT $SASL_PORT, SASL_SSL $SSL_PORT"
@@ -153,17 +154,20 @@ client_props "$SECRETS/scram.properties" SASL_PLAINTEXT SCRAM-SHA-512 "$PASSWORD
 client_props "$SECRETS/ssl.properties" SASL_SSL SCRAM-SHA-512 "$PASSWORD"
 client_props "$SECRETS/wrong.properties" SASL_PLAINTEXT SCRAM-SHA-512 "wrong-$PASSWORD"
 
+step "embedded reference run"
 java -Xmx128m -cp "$REL_REPO/samples/target/classes" io.urldedup.samples.CrawlStreamGenerator \
   --lines 20000 --seed 99 --output "$DATA/input.txt" >/dev/null 2>&1
 "$REL_REPO/urldedup" run --input "$DATA/input.txt" --output "$DATA/expected.txt" --dlq none "${FILTER_ARGS[@]}" \
   >"$DATA/embedded.log" 2>&1 || { cat "$DATA/embedded.log" >&2; fail "embedded run failed"; exit 1; }
 sort "$DATA/expected.txt" >"$DATA/expected.sorted"
 
+step "runs over SASL_PLAINTEXT (PLAIN, SCRAM) and SASL_SSL"
 secure_run plain "$SASL_PORT" "$SECRETS/plain.properties" || true
 secure_run scram "$SASL_PORT" "$SECRETS/scram.properties" || true
 secure_run sasl-ssl "$SSL_PORT" "$SECRETS/ssl.properties" || true
 
 # ---------------------------------------------------------------- a wrong password
+step "a wrong password"
 use_topics sec-wrong
 out="$(BOOTSTRAP="127.0.0.1:$SASL_PORT" flink_cli run -d -D restart-strategy.type=none "$JOB_JAR" run \
   --bootstrap-servers "127.0.0.1:$SASL_PORT" --input-topic "$INPUT_TOPIC" --output-topic "$OUTPUT_TOPIC" \
@@ -189,6 +193,7 @@ else
 fi
 
 # ---------------------------------------------------------------- secrets in logs and REST
+step "search logs and REST views for secrets"
 # the needles: password, keystore password, seed in hex (both cases, with and without 0x) and decimal
 NEEDLES=("$PASSWORD" "$STORE_PASS" "${SEED#0x}" "$(echo "${SEED#0x}" | tr a-f A-F)" "$SEED_DEC")
 needle_names=("kafka password" "keystore password" "seed (hex)" "seed (HEX)" "seed (decimal)")
@@ -210,6 +215,7 @@ for f in "$SECRETS"/*.properties; do
 done
 
 # ---------------------------------------------------------------- why the seed is not a flag
+step "the seed as a flag"
 # The same submission with --hash-seed on the command line: Flink's CliFrontend logs every program
 # argument at INFO (EnvironmentInformation.logEnvironmentInfo) unless the argument itself looks
 # sensitive. This is recorded, not failed: the documented ways are the env var and --config.

@@ -1,19 +1,34 @@
 #!/usr/bin/env bash
-# A real local stack on loopback, from Maven jars: one KRaft Kafka 4.2.0 broker (combined
-# broker+controller) and a Flink 2.2.1 standalone session cluster (JobManager and TaskManager as
-# separate JVMs, Web UI, RocksDB, Prometheus reporter). Everything it writes (jars, data, logs, pid
-# files) is under $URLDEDUP_STACK_DIR (default deploy/local/.work, gitignored); ports and topic names
-# can be overridden by the environment variables below (e2e.sh runs a second stack that way).
+# A real local stack on loopback, from Maven jars: KRaft Kafka 4.2.0 brokers (combined
+# broker+controller) and a Flink 2.2.1 standalone session cluster (JobManager and TaskManagers as
+# separate JVMs, Web UI, RocksDB, Prometheus reporter), optionally ZooKeeper 3.8 and a standby
+# JobManager for high availability. Everything it writes (jars, data, logs, pid files) is under
+# $URLDEDUP_STACK_DIR (default deploy/local/.work, gitignored); ports and topic names can be
+# overridden by the environment variables below (e2e.sh runs a second stack that way).
 #
-#   stack.sh up        fetch jars (first time), start what is not running, create the topics
+#   stack.sh up [--taskmanagers N] [--brokers B] [--ha]
+#                      fetch jars (first time), start what is not running, create the topics.
+#                      Default: 1 broker, 1 JobManager, 1 TaskManager with 2 slots.
+#                      --taskmanagers N: N TaskManagers with one slot each (keyBy crosses processes)
+#                      --brokers B: B brokers, all controllers too (B voters; 1..5); with 3 or more,
+#                        topics have replication factor 3 and min.insync.replicas=2
+#                      --ha: a ZooKeeper server, Flink high-availability.type zookeeper and a
+#                        standby JobManager (REST/Web UI on FLINK_REST_PORT+1)
+#                      The shape is kept in $URLDEDUP_STACK_DIR/shape: later commands (and an up
+#                      without flags) use it. Env: STACK_TASKMANAGERS, STACK_BROKERS, STACK_HA=1.
 #   stack.sh down      stop the processes this script started (pid files), nothing else
-#   stack.sh status    processes, broker, Flink /overview, jobs
+#   stack.sh status    every process of the shape, brokers, Flink /overview, jobs
 #   stack.sh topics    list topics with partition counts and end offsets
 #   stack.sh submit [ARGS...]   submit the job jar detached (Kafka/topic flags filled in; ARGS appended)
 #   stack.sh cancel JOBID
-#   stack.sh logs [kafka|jobmanager|taskmanager]
+#   stack.sh logs [kafka|kafka2..|jobmanager|jobmanager2|taskmanager|taskmanager2..|zookeeper]
 #   stack.sh env       print the ports and topics as shell assignments
 #   stack.sh kafka-cp | flink-cp   print a classpath (for the console tools)
+#
+# Ports of the larger shapes: broker i on KAFKA_PORT+2(i-1) (controller CONTROLLER_PORT+2(i-1)),
+# TaskManager i's Prometheus endpoint on PROM_TM_PORT+i-1, the standby JobManager's on
+# PROM_JM_PORT-1, ZooKeeper on ZK_PORT (default FLINK_RPC_PORT-2); with --ha the JobManagers' RPC,
+# and with --taskmanagers the TaskManagers' RPC and the blob server, take free ports.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -38,6 +53,60 @@ OUTPUT_TOPIC="${OUTPUT_TOPIC:-urldedup.out}"
 DLQ_TOPIC="${DLQ_TOPIC:-urldedup.dlq}"
 GROUP_ID="${GROUP_ID:-urldedup}"
 JOB_JAR="${JOB_JAR:-$REPO/job/target/urldedup-job.jar}"
+ZK_PORT="${ZK_PORT:-$(( FLINK_RPC_PORT - 2 ))}"
+
+# ---------------------------------------------------------------- shape
+# The environment wins over the shape file an earlier `up` wrote; `up`'s flags win over both.
+SHAPE_FILE="$WORK/shape"
+if [ -f "$SHAPE_FILE" ]; then
+  while IFS='=' read -r k v; do
+    case "$k" in
+      STACK_TASKMANAGERS|STACK_BROKERS|STACK_HA) [ -n "${!k+x}" ] || printf -v "$k" '%s' "$v" ;;
+    esac
+  done <"$SHAPE_FILE"
+fi
+# STACK_TASKMANAGERS empty: the default single TaskManager with two slots
+STACK_TASKMANAGERS="${STACK_TASKMANAGERS:-}"
+STACK_BROKERS="${STACK_BROKERS:-1}"
+STACK_HA="${STACK_HA:-0}"
+
+# shape_derive: the process names, ports and bootstrap list of the current shape.
+shape_derive() {
+  local i
+  TM_COUNT="${STACK_TASKMANAGERS:-1}"
+  if [ -n "$STACK_TASKMANAGERS" ]; then TM_SLOTS=1; else TM_SLOTS=2; fi
+  BROKERS=(kafka)
+  for (( i = 2; i <= STACK_BROKERS; i++ )); do BROKERS+=("kafka$i"); done
+  TASKMANAGERS=(taskmanager)
+  for (( i = 2; i <= TM_COUNT; i++ )); do TASKMANAGERS+=("taskmanager$i"); done
+  JOBMANAGERS=(jobmanager)
+  [ "$STACK_HA" = 1 ] && JOBMANAGERS+=(jobmanager2)
+  BOOTSTRAP=""
+  for (( i = 1; i <= STACK_BROKERS; i++ )); do
+    BOOTSTRAP="${BOOTSTRAP:+$BOOTSTRAP,}127.0.0.1:$(( KAFKA_PORT + 2 * (i - 1) ))"
+  done
+  # replication of the topics and of Kafka's internal topics
+  REPLICATION=$(( STACK_BROKERS < 3 ? STACK_BROKERS : 3 ))
+  MIN_ISR=$(( REPLICATION >= 3 ? 2 : 1 ))
+}
+
+shape_check() {
+  [[ "$STACK_TASKMANAGERS" =~ ^([1-9]|1[0-6])?$ ]] \
+    || { echo "stack: error: --taskmanagers: accepted 1..16, got '$STACK_TASKMANAGERS'" >&2; exit 2; }
+  [[ "$STACK_BROKERS" =~ ^[1-5]$ ]] \
+    || { echo "stack: error: --brokers: accepted 1..5, got '$STACK_BROKERS'" >&2; exit 2; }
+  [[ "$STACK_HA" =~ ^[01]$ ]] || { echo "stack: error: STACK_HA: accepted 0 or 1, got '$STACK_HA'" >&2; exit 2; }
+}
+shape_check
+shape_derive
+
+# node numbers and ports of a process name (kafka = broker 1, taskmanager3 = TaskManager 3)
+node_of() { local n="${1##*[!0-9]}"; echo "${n:-1}"; }
+broker_port() { echo $(( KAFKA_PORT + 2 * ($(node_of "$1") - 1) )); }
+controller_port() { echo $(( CONTROLLER_PORT + 2 * ($(node_of "$1") - 1) )); }
+tm_prom_port() { echo $(( PROM_TM_PORT + $(node_of "$1") - 1 )); }
+jm_rest_port() { echo $(( FLINK_REST_PORT + $(node_of "$1") - 1 )); }
+jm_prom_port() { echo $(( PROM_JM_PORT - $(node_of "$1") + 1 )); }
 
 JAVA="${JAVA:-java}"
 # Flink's Java 17 opens (flink-dist config.yaml env.java.opts.all)
@@ -49,7 +118,9 @@ die() { echo "stack: error: $*" >&2; exit 1; }
 # ---------------------------------------------------------------- jars
 fetch() {
   local profile
-  for profile in kafka flink; do
+  local profiles=(kafka flink)
+  [ "$STACK_HA" = 1 ] && profiles+=(zookeeper)
+  for profile in "${profiles[@]}"; do
     if [ ! -f "$LIB/$profile/.complete" ]; then
       log "fetching $profile jars (Maven) into $LIB/$profile"
       mkdir -p "$LIB/$profile" "$LOGS"
@@ -62,6 +133,7 @@ fetch() {
 }
 kafka_cp() { echo "$LIB/kafka/*"; }
 flink_cp() { echo "$LIB/flink/*"; }
+zookeeper_cp() { echo "$LIB/zookeeper/*"; }
 
 # ---------------------------------------------------------------- processes
 # A pid file counts only while its process is alive and still runs the class we started (pid reuse).
@@ -82,20 +154,32 @@ start() {
   echo $! >"$PIDS/$name.pid"
 }
 
+# stop NAME...: SIGTERM to each, then wait for all together (brokers of one quorum must go down
+# side by side: the last one left waits for a controller majority that is gone), SIGKILL after 30 s.
 stop() {
-  local name="$1" pid i
-  if ! alive "$name"; then rm -f "$PIDS/$name.pid"; return 0; fi
-  pid="$(pid_of "$name")"
-  log "stopping $name (pid $pid)"
-  kill "$pid" 2>/dev/null || true
+  local name pid i left=()
+  for name in "$@"; do
+    if ! alive "$name"; then rm -f "$PIDS/$name.pid"; continue; fi
+    pid="$(pid_of "$name")"
+    log "stopping $name (pid $pid)"
+    kill "$pid" 2>/dev/null || true
+    left+=("$name:$pid")
+  done
   for i in $(seq 1 60); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$PIDS/$name.pid"; return 0; }
+    local still=()
+    for name in "${left[@]}"; do
+      if kill -0 "${name#*:}" 2>/dev/null; then still+=("$name"); else rm -f "$PIDS/${name%%:*}.pid"; fi
+    done
+    left=("${still[@]}")
+    [ "${#left[@]}" -eq 0 ] && return 0
     sleep 0.5
   done
-  log "$name did not stop in 30 s: SIGKILL"
-  kill -9 "$pid" 2>/dev/null || true
+  for name in "${left[@]}"; do
+    log "${name%%:*} did not stop in 30 s: SIGKILL"
+    kill -9 "${name#*:}" 2>/dev/null || true
+    rm -f "$PIDS/${name%%:*}.pid"
+  done
   sleep 0.5
-  rm -f "$PIDS/$name.pid"
 }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -112,37 +196,45 @@ wait_for() {
 }
 
 # ---------------------------------------------------------------- Kafka
+# kafka_config [NAME]: the config of broker NAME (default kafka, broker 1) under $CONF/NAME.
 kafka_config() {
-  mkdir -p "$CONF/kafka" "$WORK/kafka-data" "$LOGS"
-  cat >"$CONF/kafka/server.properties" <<EOF
-# single-node KRaft: broker and controller in one JVM, static voter
+  local name="${1:-kafka}" node voters="" i
+  node="$(node_of "$name")"
+  for (( i = 1; i <= STACK_BROKERS; i++ )); do
+    voters="${voters:+$voters,}$i@127.0.0.1:$(( CONTROLLER_PORT + 2 * (i - 1) ))"
+  done
+  mkdir -p "$CONF/$name" "$WORK/$name-data" "$LOGS"
+  cat >"$CONF/$name/server.properties" <<EOF
+# KRaft: broker and controller in one JVM, static voters ($STACK_BROKERS)
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+node.id=$node
+controller.quorum.voters=$voters
+listeners=PLAINTEXT://127.0.0.1:$(broker_port "$name"),CONTROLLER://127.0.0.1:$(controller_port "$name")
+advertised.listeners=PLAINTEXT://127.0.0.1:$(broker_port "$name")
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
-log.dirs=$WORK/kafka-data
+log.dirs=$WORK/$name-data
 num.partitions=1
 auto.create.topics.enable=false
-offsets.topic.replication.factor=1
+default.replication.factor=$REPLICATION
+min.insync.replicas=$MIN_ISR
+offsets.topic.replication.factor=$REPLICATION
 offsets.topic.num.partitions=4
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+transaction.state.log.replication.factor=$REPLICATION
+transaction.state.log.min.isr=$MIN_ISR
 transaction.state.log.num.partitions=4
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.replication.factor=$REPLICATION
+share.coordinator.state.topic.min.isr=$MIN_ISR
 group.initial.rebalance.delay.ms=0
 # the job's KafkaSink transactions must fit under this (DESIGN.md: the builder default is 1 h)
 transaction.max.timeout.ms=900000
 log.retention.hours=24
 EOF
-  cat >"$CONF/kafka/log4j2.properties" <<EOF
+  cat >"$CONF/$name/log4j2.properties" <<EOF
 appender.file.type = File
 appender.file.name = file
-appender.file.fileName = $LOGS/kafka.log
+appender.file.fileName = $LOGS/$name.log
 appender.file.append = true
 appender.file.layout.type = PatternLayout
 appender.file.layout.pattern = %d{ISO8601} %-5p [%t] %c{1.} - %m%n
@@ -151,6 +243,7 @@ rootLogger.appenderRef.file.ref = file
 logger.state.name = state.change.logger
 logger.state.level = WARN
 EOF
+  mkdir -p "$CONF/kafka"
   cat >"$CONF/kafka/tools-log4j2.properties" <<EOF
 appender.console.type = Console
 appender.console.name = console
@@ -169,28 +262,46 @@ kafka_tool() {
 
 kafka_ready() { kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --list; }
 
+# kafka_up: start every broker of the shape that is not running (all at once: a quorum of several
+# voters elects its leader only when a majority is up), then wait until they serve.
 kafka_up() {
-  if alive kafka; then log "kafka already running (pid $(pid_of kafka))"; return 0; fi
-  port_open "$KAFKA_PORT" && die "port $KAFKA_PORT is taken by a process this script did not start"
-  kafka_config
-  if [ ! -f "$WORK/kafka-data/meta.properties" ]; then
-    local cluster_id
-    cluster_id="$("$JAVA" -cp "$(kafka_cp)" -Dlog4j2.configurationFile="$CONF/kafka/tools-log4j2.properties" \
-      kafka.tools.StorageTool random-uuid)"
-    kafka_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$CONF/kafka/server.properties" \
-      >>"$LOGS/kafka-format.log" 2>&1 || { cat "$LOGS/kafka-format.log" >&2; die "kafka storage format failed"; }
-  fi
-  log "starting kafka on $BOOTSTRAP"
-  start kafka -Xms512m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true \
-    -Dlog4j2.configurationFile="$CONF/kafka/log4j2.properties" \
-    -cp "$(kafka_cp)" kafka.Kafka "$CONF/kafka/server.properties"
-  wait_for kafka 90 port_open "$KAFKA_PORT"
-  wait_for kafka 90 kafka_ready
+  local name started=() heap=512m cluster_id
+  [ "$STACK_BROKERS" -gt 1 ] && heap=384m
+  for name in "${BROKERS[@]}"; do
+    if alive "$name"; then log "$name already running (pid $(pid_of "$name"))"; continue; fi
+    port_open "$(broker_port "$name")" && die "port $(broker_port "$name") is taken by a process this script did not start"
+    kafka_config "$name"
+    if [ ! -f "$WORK/$name-data/meta.properties" ]; then
+      # one cluster id for all brokers of the stack
+      if [ ! -s "$WORK/kafka-cluster-id" ]; then
+        "$JAVA" -cp "$(kafka_cp)" -Dlog4j2.configurationFile="$CONF/kafka/tools-log4j2.properties" \
+          kafka.tools.StorageTool random-uuid >"$WORK/kafka-cluster-id"
+      fi
+      cluster_id="$(cat "$WORK/kafka-cluster-id")"
+      kafka_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$CONF/$name/server.properties" \
+        >>"$LOGS/$name-format.log" 2>&1 || { cat "$LOGS/$name-format.log" >&2; die "$name storage format failed"; }
+    fi
+    log "starting $name on 127.0.0.1:$(broker_port "$name")"
+    start "$name" "-Xms$heap" "-Xmx$heap" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true \
+      -Dlog4j2.configurationFile="$CONF/$name/log4j2.properties" \
+      -cp "$(kafka_cp)" kafka.Kafka "$CONF/$name/server.properties"
+    started+=("$name")
+  done
+  for name in "${started[@]}"; do wait_for "$name" 90 port_open "$(broker_port "$name")"; done
+  [ "${#started[@]}" -gt 0 ] && wait_for "${started[0]}" 90 kafka_ready
+  return 0
 }
 
+# create_topic NAME PARTITIONS: replicated over the shape's brokers; retried while brokers are
+# still registering (a replication factor above the registered brokers is refused).
 create_topic() {
-  kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --create --if-not-exists \
-    --topic "$1" --partitions "$2" --replication-factor 1 >/dev/null
+  local deadline=$(( $(date +%s) + 60 )) extra=()
+  [ "$MIN_ISR" -gt 1 ] && extra=(--config "min.insync.replicas=$MIN_ISR")
+  until kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --create --if-not-exists \
+      --topic "$1" --partitions "$2" --replication-factor "$REPLICATION" "${extra[@]}" >/dev/null; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 1
+  done
 }
 
 topics_up() {
@@ -200,7 +311,7 @@ topics_up() {
   create_topic "$OUTPUT_TOPIC" 4 & p2=$!
   create_topic "$DLQ_TOPIC" 1 & p3=$!
   wait "$p1" && wait "$p2" && wait "$p3" || die "creating topics failed"
-  log "topics: $INPUT_TOPIC (4), $OUTPUT_TOPIC (4), $DLQ_TOPIC (1)"
+  log "topics: $INPUT_TOPIC (4), $OUTPUT_TOPIC (4), $DLQ_TOPIC (1); replication $REPLICATION, min.insync.replicas $MIN_ISR"
 }
 
 # produce TOPIC < lines: one record per line, no key.
@@ -234,20 +345,69 @@ read_topic() {
     --bootstrap-servers "$BOOTSTRAP" --topic "$topic" --print "$@" 2>/dev/null || true
 }
 
-# metric NAME: a urldedup metric summed over subtasks, from the TaskManager's Prometheus endpoint
+# metric NAME: a urldedup metric summed over subtasks, from the TaskManagers' Prometheus endpoints
 # (flink_taskmanager_job_task_operator_urldedup_NAME); "-" when not served (yet).
 metric() {
-  { curl -fsS --max-time 3 "http://127.0.0.1:$PROM_TM_PORT/metrics" 2>/dev/null || true; } \
+  local tm
+  for tm in "${TASKMANAGERS[@]}"; do
+    curl -fsS --max-time 3 "http://127.0.0.1:$(tm_prom_port "$tm")/metrics" 2>/dev/null || true
+  done \
     | awk -v n="flink_taskmanager_job_task_operator_urldedup_$1" \
       '$1 ~ "^"n"\\{" || $1 == n { s += $NF; found = 1 } END { if (found) printf "%d\n", s; else print "-" }'
+}
+
+# ---------------------------------------------------------------- ZooKeeper (--ha)
+zookeeper_config() {
+  mkdir -p "$CONF/zookeeper" "$WORK/zookeeper-data" "$LOGS"
+  # standalone server (one is enough on one machine: the quorum being tested is Flink's leader
+  # election, not ZooKeeper's); tickTime 1 s allows session timeouts from 2 s to 20 s
+  cat >"$CONF/zookeeper/zoo.cfg" <<EOF
+tickTime=1000
+initLimit=10
+syncLimit=5
+dataDir=$WORK/zookeeper-data
+clientPort=$ZK_PORT
+clientPortAddress=127.0.0.1
+maxClientCnxns=100
+admin.enableServer=false
+4lw.commands.whitelist=srvr,mntr
+autopurge.purgeInterval=1
+EOF
+  cat >"$CONF/zookeeper/logback.xml" <<EOF
+<configuration>
+  <appender name="file" class="ch.qos.logback.core.FileAppender">
+    <file>$LOGS/zookeeper.log</file>
+    <append>true</append>
+    <encoder><pattern>%d{ISO8601} %-5p [%t] %c{1} - %m%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="file"/></root>
+</configuration>
+EOF
+}
+
+# serving: `srvr` names the mode (`ruok` answers imok even when the server thread died)
+zk_ready() { (exec 3<>"/dev/tcp/127.0.0.1/$ZK_PORT" && printf srvr >&3 && timeout 2 cat <&3) 2>/dev/null | grep -q '^Mode: '; }
+
+zookeeper_up() {
+  [ "$STACK_HA" = 1 ] || return 0
+  if alive zookeeper; then log "zookeeper already running (pid $(pid_of zookeeper))"; return 0; fi
+  port_open "$ZK_PORT" && die "port $ZK_PORT is taken by a process this script did not start"
+  zookeeper_config
+  log "starting zookeeper on 127.0.0.1:$ZK_PORT"
+  start zookeeper -Xms64m -Xmx128m -Dlogback.configurationFile="$CONF/zookeeper/logback.xml" \
+    -Dzookeeper.admin.enableServer=false \
+    -cp "$(zookeeper_cp)" org.apache.zookeeper.server.quorum.QuorumPeerMain "$CONF/zookeeper/zoo.cfg"
+  wait_for zookeeper 60 zk_ready
 }
 
 # ---------------------------------------------------------------- Flink
 flink_config() {
   mkdir -p "$CONF/flink" "$WORK/flink/tmp" "$WORK/flink/upload" "$WORK/flink/checkpoints" \
     "$WORK/flink/savepoints" "$WORK/flink/rocksdb"
+  local tm_memory=2g
+  [ -n "$STACK_TASKMANAGERS" ] && tm_memory=1536m
   cat >"$CONF/flink/config.yaml" <<EOF
-# Flink 2.x config.yaml (standard YAML). Loopback only, small memory, two slots.
+# Flink 2.x config.yaml (standard YAML). Loopback only, small memory, $TM_SLOTS slot(s) per TaskManager.
 jobmanager:
   rpc:
     address: 127.0.0.1
@@ -263,10 +423,10 @@ taskmanager:
     port: 16200-16240
   data:
     port: 0
-  numberOfTaskSlots: 2
+  numberOfTaskSlots: $TM_SLOTS
   memory:
     process:
-      size: 2g
+      size: $tm_memory
 blob:
   server:
     port: 16130-16140
@@ -281,7 +441,7 @@ io:
   tmp:
     dirs: $WORK/flink/tmp
 parallelism:
-  default: 2
+  default: $(( TM_COUNT * TM_SLOTS ))
 state:
   backend:
     type: rocksdb
@@ -306,6 +466,41 @@ metrics:
       # each JVM gets its own port: stack.sh passes -D metrics.reporter.prom.port
       port: $PROM_JM_PORT
 EOF
+  if [ -n "$STACK_TASKMANAGERS" ] || [ "$STACK_HA" = 1 ]; then
+    # several TaskManagers (and restarted JobManagers) take free ports: no fixed range to share
+    # with other stacks, and a restarted process never reuses the address of the one killed
+    # (Pekko keeps a quarantined association to it, see flink_up)
+    sed -i -e '/^  rpc:$/{n;s/^    port: 16200-16240$/    port: 0/}' -e 's/^    port: 16130-16140$/    port: 0/' \
+      "$CONF/flink/config.yaml"
+  fi
+  if [ "$STACK_HA" = 1 ]; then
+    cat >>"$CONF/flink/config.yaml" <<EOF
+# JobManager high availability: leader election and the job/checkpoint pointers in ZooKeeper,
+# the job graphs and checkpoint metadata they point to under storageDir
+high-availability:
+  type: zookeeper
+  storageDir: file://$WORK/flink/ha
+  cluster-id: /urldedup
+  # high-availability.jobmanager.port replaces jobmanager.rpc.port: 0 = a free port per JobManager
+  jobmanager:
+    port: 0
+  zookeeper:
+    quorum: 127.0.0.1:$ZK_PORT
+    path:
+      root: /flink
+    client:
+      # a killed leader's ephemeral nodes vanish after this: the standby takes over then
+      session-timeout: 10000
+      connection-timeout: 5000
+      # a lost connection (not an expired session) does not revoke leadership: fewer restarts
+      # on a loaded machine
+      tolerate-suspended-connections: true
+# the server has no SASL: without this the client looks for a JAAS 'Client' section and fails
+zookeeper:
+  sasl:
+    disable: true
+EOF
+  fi
   cat >"$CONF/flink/log4j.properties" <<'EOF'
 monitorInterval = 30
 rootLogger.level = INFO
@@ -341,47 +536,85 @@ resource_params() {
   echo "$out"
 }
 
-flink_overview() { curl -fsS --max-time 3 "http://127.0.0.1:$FLINK_REST_PORT/overview"; }
-tm_registered() { flink_overview | jq -e '.taskmanagers >= 1' >/dev/null; }
+# rest_port: the REST port of the first running JobManager (any of them serves the REST API: a
+# standby forwards to the leader's Dispatcher), FLINK_REST_PORT if none runs.
+rest_port() {
+  local jm
+  for jm in "${JOBMANAGERS[@]}"; do
+    if alive "$jm" && port_open "$(jm_rest_port "$jm")"; then jm_rest_port "$jm"; return 0; fi
+  done
+  echo "$FLINK_REST_PORT"
+}
+flink_rest() { echo "http://127.0.0.1:$(rest_port)"; }
+# jm_leader: the running JobManager whose Dispatcher holds the leadership (its log has the grant
+# after the process's own start line), empty if none
+jm_leader() {
+  local jm
+  for jm in "${JOBMANAGERS[@]}"; do
+    alive "$jm" || continue
+    awk '/Starting StandaloneSessionClusterEntrypoint\.$/ { g = 0 } /DefaultDispatcherRunner was granted leadership/ { g = 1 }
+      /DefaultDispatcherRunner was revoked leadership/ { g = 0 } END { exit g ? 0 : 1 }' "$LOGS/$jm.log" 2>/dev/null \
+      && { echo "$jm"; return 0; }
+  done
+  return 0
+}
+flink_overview() { curl -fsS --max-time 3 "$(flink_rest)/overview"; }
+flink_overview_at() { curl -fsS --max-time 3 "http://127.0.0.1:$1/overview"; }
+# registered NAME OFFSET: the TaskManager's log has, after byte OFFSET, its registration at the
+# ResourceManager (the count in /overview still includes a killed TaskManager until its heartbeat
+# times out)
+registered() { tail -c "+$(( $2 + 1 ))" "$LOGS/$1.log" 2>/dev/null | grep -q 'Successful registration at resource manager'; }
 
+# flink_up: start every JobManager and TaskManager of the shape that is not running; returns when
+# each one started here serves (JobManager: REST; TaskManager: registered).
 flink_up() {
   flink_config
-  local params jvm dyn
-  if alive jobmanager; then
-    log "jobmanager already running (pid $(pid_of jobmanager))"
-  else
-    port_open "$FLINK_REST_PORT" && die "port $FLINK_REST_PORT is taken by a process this script did not start"
-    params="$(resource_params GET_JM_RESOURCE_PARAMS)"
+  local params jvm dyn name started=() offsets=() i
+  for name in "${JOBMANAGERS[@]}"; do
+    if alive "$name"; then log "$name already running (pid $(pid_of "$name"))"; continue; fi
+    port_open "$(jm_rest_port "$name")" && die "port $(jm_rest_port "$name") is taken by a process this script did not start"
+    [ -n "${params:-}" ] || params="$(resource_params GET_JM_RESOURCE_PARAMS)"
     jvm="$(echo "$params" | head -n1)"; dyn="$(echo "$params" | tail -n1)"
-    log "starting flink jobmanager (REST/Web UI http://127.0.0.1:$FLINK_REST_PORT)"
+    log "starting flink $name (REST/Web UI http://127.0.0.1:$(jm_rest_port "$name"))"
     # shellcheck disable=SC2086 # $jvm, $dyn and $FLINK_OPENS are word lists by design
-    start jobmanager $jvm $FLINK_OPENS -Dlog.file="$LOGS/jobmanager.log" \
+    start "$name" $jvm $FLINK_OPENS -Dlog.file="$LOGS/$name.log" \
       -Dlog4j.configurationFile="file:$CONF/flink/log4j.properties" \
       -cp "$(flink_cp)" org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint \
-      --configDir "$CONF/flink" -D "metrics.reporter.prom.port=$PROM_JM_PORT" $dyn
-  fi
-  wait_for jobmanager 120 flink_overview
-  if alive taskmanager; then
-    log "taskmanager already running (pid $(pid_of taskmanager))"
-  else
-    params="$(resource_params GET_TM_RESOURCE_PARAMS)"
+      --configDir "$CONF/flink" -D "metrics.reporter.prom.port=$(jm_prom_port "$name")" \
+      -D "rest.port=$(jm_rest_port "$name")" $dyn
+    started+=("$name")
+    # the first JobManager leads: start the standby once the leader serves
+    [ "$name" = jobmanager ] && wait_for jobmanager 120 flink_overview_at "$(jm_rest_port jobmanager)"
+  done
+  for name in "${started[@]}"; do wait_for "$name" 120 flink_overview_at "$(jm_rest_port "$name")"; done
+  params=""; started=()
+  for name in "${TASKMANAGERS[@]}"; do
+    if alive "$name"; then log "$name already running (pid $(pid_of "$name"))"; continue; fi
+    [ -n "$params" ] || params="$(resource_params GET_TM_RESOURCE_PARAMS)"
     jvm="$(echo "$params" | head -n1)"; dyn="$(echo "$params" | tail -n1)"
-    # A restarted TaskManager starts its RPC port search one further each time: the JobManager's
-    # Pekko remoting keeps the killed process's association to its host:port and drops what a new
-    # process on the same port sends ("read-only association"); measured: a TaskManager restarted
-    # on the port of the one killed never registered.
-    local starts=0
-    [ -f "$WORK/flink/tm-starts" ] && starts="$(cat "$WORK/flink/tm-starts")"
-    echo $(( starts + 1 )) >"$WORK/flink/tm-starts"
-    log "starting flink taskmanager (2 slots, Prometheus http://127.0.0.1:$PROM_TM_PORT/metrics)"
+    local rpc=()
+    if [ -z "$STACK_TASKMANAGERS" ] && [ "$STACK_HA" != 1 ]; then
+      # A restarted TaskManager starts its RPC port search one further each time: the JobManager's
+      # Pekko remoting keeps the killed process's association to its host:port and drops what a new
+      # process on the same port sends ("read-only association"); measured: a TaskManager restarted
+      # on the port of the one killed never registered. (The larger shapes take free ports.)
+      local starts=0
+      [ -f "$WORK/flink/tm-starts" ] && starts="$(cat "$WORK/flink/tm-starts")"
+      echo $(( starts + 1 )) >"$WORK/flink/tm-starts"
+      rpc=(-D "taskmanager.rpc.port=$(( 16200 + starts % 20 ))-16240")
+    fi
+    log "starting flink $name ($TM_SLOTS slot(s), Prometheus http://127.0.0.1:$(tm_prom_port "$name")/metrics)"
+    offsets+=("$(stat -c %s "$LOGS/$name.log" 2>/dev/null || echo 0)")
     # shellcheck disable=SC2086
-    start taskmanager $jvm $FLINK_OPENS -Dlog.file="$LOGS/taskmanager.log" \
+    start "$name" $jvm $FLINK_OPENS -Dlog.file="$LOGS/$name.log" \
       -Dlog4j.configurationFile="file:$CONF/flink/log4j.properties" \
       -cp "$(flink_cp)" org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
-      --configDir "$CONF/flink" -D "metrics.reporter.prom.port=$PROM_TM_PORT" \
-      -D "taskmanager.rpc.port=$(( 16200 + starts % 20 ))-16240" $dyn
-  fi
-  wait_for taskmanager 120 tm_registered
+      --configDir "$CONF/flink" -D "metrics.reporter.prom.port=$(tm_prom_port "$name")" \
+      "${rpc[@]}" $dyn
+    started+=("$name")
+  done
+  for i in "${!started[@]}"; do wait_for "${started[$i]}" 120 registered "${started[$i]}" "${offsets[$i]}"; done
+  return 0
 }
 
 # ---------------------------------------------------------------- job
@@ -412,44 +645,81 @@ submit() {
   echo "$id"
 }
 
-job_state() { curl -fsS --max-time 3 "http://127.0.0.1:$FLINK_REST_PORT/jobs/$1" | jq -r .state; }
+job_state() { curl -fsS --max-time 3 "$(flink_rest)/jobs/$1" | jq -r .state; }
 
 cancel() {
   [ -n "${1:-}" ] || die "usage: stack.sh cancel JOBID"
-  curl -fsS --max-time 5 -X PATCH "http://127.0.0.1:$FLINK_REST_PORT/jobs/$1?mode=cancel" >/dev/null
+  curl -fsS --max-time 5 -X PATCH "$(flink_rest)/jobs/$1?mode=cancel" >/dev/null
   log "cancel requested for $1"
 }
 
 # ---------------------------------------------------------------- commands
+# cmd_up [--taskmanagers N] [--brokers B] [--ha]
 cmd_up() {
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --taskmanagers) STACK_TASKMANAGERS="${2:-}"; shift ;;
+      --brokers) STACK_BROKERS="${2:-}"; shift ;;
+      --ha) STACK_HA=1 ;;
+      *) echo "stack: error: up: unknown flag '$1' (accepted: --taskmanagers N, --brokers B, --ha)" >&2; exit 2 ;;
+    esac
+    shift
+  done
+  shape_check
+  shape_derive
+  mkdir -p "$WORK"
+  printf 'STACK_TASKMANAGERS=%s\nSTACK_BROKERS=%s\nSTACK_HA=%s\n' "$STACK_TASKMANAGERS" "$STACK_BROKERS" "$STACK_HA" >"$SHAPE_FILE"
   local t0; t0=$(date +%s)
   fetch
   # Kafka and Flink do not depend on each other: start them side by side
   local kpid
   ( kafka_up && topics_up ) & kpid=$!
+  zookeeper_up
   flink_up
   wait "$kpid" || die "kafka did not come up"
-  log "up in $(( $(date +%s) - t0 )) s; Web UI http://127.0.0.1:$FLINK_REST_PORT, Kafka $BOOTSTRAP"
+  log "up in $(( $(date +%s) - t0 )) s: ${#BROKERS[@]} broker(s), ${#JOBMANAGERS[@]} JobManager(s), $TM_COUNT TaskManager(s) x $TM_SLOTS slot(s); Web UI http://127.0.0.1:$FLINK_REST_PORT, Kafka $BOOTSTRAP"
+}
+
+# every process this stack dir has a pid file for, whatever the shape: TaskManagers first, then
+# JobManagers, brokers, ZooKeeper
+stack_processes() {
+  local kind f
+  for kind in taskmanager jobmanager kafka zookeeper; do
+    for f in "$PIDS/$kind".pid "$PIDS/$kind"[0-9]*.pid; do
+      [ -f "$f" ] && basename "$f" .pid
+    done
+  done
+  return 0
 }
 
 cmd_down() {
-  stop taskmanager
-  stop jobmanager
-  stop kafka
+  local kind
+  for kind in taskmanager jobmanager kafka zookeeper; do
+    # shellcheck disable=SC2046 # one word per process name
+    stop $(stack_processes | grep "^$kind")
+  done
   log "down"
 }
 
 cmd_status() {
-  local name rc=0
-  for name in kafka jobmanager taskmanager; do
-    if alive "$name"; then echo "$name: running (pid $(pid_of "$name"))"; else echo "$name: stopped"; rc=1; fi
+  local name rc=0 extra
+  for name in zookeeper "${BROKERS[@]}" "${JOBMANAGERS[@]}" "${TASKMANAGERS[@]}"; do
+    [ "$name" = zookeeper ] && [ "$STACK_HA" != 1 ] && continue
+    case "$name" in
+      kafka*) extra=" 127.0.0.1:$(broker_port "$name")" ;;
+      jobmanager*) extra=" REST http://127.0.0.1:$(jm_rest_port "$name")" ;;
+      taskmanager*) extra=" Prometheus http://127.0.0.1:$(tm_prom_port "$name")/metrics" ;;
+      zookeeper) extra=" 127.0.0.1:$ZK_PORT" ;;
+    esac
+    [ "$STACK_HA" = 1 ] && [ "$name" = "$(jm_leader)" ] && extra="$extra (leader)"
+    if alive "$name"; then echo "$name: running (pid $(pid_of "$name"))$extra"; else echo "$name: stopped"; rc=1; fi
   done
   if port_open "$KAFKA_PORT"; then echo "kafka: $BOOTSTRAP reachable"; fi
   if flink_overview >/dev/null 2>&1; then
     echo "flink: $(flink_overview | jq -c '{taskmanagers, "slots-total", "slots-available", "jobs-running"}')"
-    curl -fsS --max-time 3 "http://127.0.0.1:$FLINK_REST_PORT/jobs/overview" \
+    curl -fsS --max-time 3 "$(flink_rest)/jobs/overview" \
       | jq -r '.jobs[] | "job: \(.jid) \(.state) \(.name)"' || true
-    echo "web ui: http://127.0.0.1:$FLINK_REST_PORT"
+    echo "web ui: $(flink_rest)"
   fi
   return "$rc"
 }
@@ -466,10 +736,11 @@ cmd_topics() {
 
 cmd_logs() {
   case "${1:-}" in
-    kafka) tail -n 100 "$LOGS/kafka.log" ;;
-    jobmanager|taskmanager) tail -n 100 "$LOGS/$1.log" ;;
-    "") ls -l "$LOGS"; echo "(stack.sh logs kafka|jobmanager|taskmanager)" ;;
-    *) die "unknown log '$1': accepted kafka, jobmanager, taskmanager" ;;
+    kafka|kafka[0-9]|jobmanager|jobmanager[0-9]|taskmanager|taskmanager[0-9]|taskmanager[0-9][0-9]|zookeeper)
+      [ -f "$LOGS/$1.log" ] || die "no log $LOGS/$1.log"
+      tail -n 100 "$LOGS/$1.log" ;;
+    "") ls -l "$LOGS"; echo "(stack.sh logs kafka|kafkaN|jobmanager|jobmanager2|taskmanager|taskmanagerN|zookeeper)" ;;
+    *) die "unknown log '$1': accepted kafka, kafkaN, jobmanager, jobmanager2, taskmanager, taskmanagerN, zookeeper" ;;
   esac
 }
 
@@ -484,12 +755,19 @@ FLINK_REST=http://127.0.0.1:$FLINK_REST_PORT
 PROM_JM=http://127.0.0.1:$PROM_JM_PORT/metrics
 PROM_TM=http://127.0.0.1:$PROM_TM_PORT/metrics
 EOF
+  local tm
+  echo "STACK_TASKMANAGERS=$STACK_TASKMANAGERS"
+  echo "STACK_BROKERS=$STACK_BROKERS"
+  echo "STACK_HA=$STACK_HA"
+  echo "PROM_TMS=\"$(for tm in "${TASKMANAGERS[@]}"; do printf 'http://127.0.0.1:%s/metrics ' "$(tm_prom_port "$tm")"; done | sed 's/ $//')\""
+  [ "$STACK_HA" = 1 ] && echo "ZOOKEEPER=127.0.0.1:$ZK_PORT" && echo "FLINK_REST_STANDBY=http://127.0.0.1:$(jm_rest_port jobmanager2)"
+  return 0
 }
 
 # Sourced by demo.sh / e2e.sh for the functions; run as a command otherwise.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   case "${1:-}" in
-    up) cmd_up ;;
+    up) shift; cmd_up "$@" ;;
     down) cmd_down ;;
     status) cmd_status ;;
     topics) cmd_topics ;;
@@ -499,6 +777,6 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     env) cmd_env ;;
     kafka-cp) kafka_cp ;;
     flink-cp) flink_cp ;;
-    *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] && die "unknown command '$1'"; exit 2 ;;
+    *) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] && die "unknown command '$1'"; exit 2 ;;
   esac
 fi

@@ -1,12 +1,12 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.DeadLetter;
+import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterSpec;
-import io.urldedup.state.UrlHasher;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -41,14 +41,17 @@ public final class DedupPipeline {
 
   /**
    * @param dlqSink null: dead letters are only counted (the decoder's accumulators)
+   * @param spec    each shard's filter
+   * @param decode  decoding and canonicalization; also the state's {@link DecodeConfig#urlMapping()}
+   *                (seed fingerprint, shards, canonicalization fingerprint)
+   * @param cachePages  pages of each dedup subtask's write-back cache
+   * @param allowCanonicalizationChange  restore state written under other canonicalization settings
    */
-  public static Sinks build(
-      DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink, JobConfig config) {
-    FilterSpec spec = config.perShardSpec();
-    long fingerprint = new UrlHasher(config.hashSeed()).seedFingerprint();
+  public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
+      FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange) {
 
     SingleOutputStreamOperator<UrlRecord> decoded = source
-        .process(new DecodeFunction(config.decodeConfig()), TypeInformation.of(UrlRecord.class))
+        .process(new DecodeFunction(decode), TypeInformation.of(UrlRecord.class))
         .uid(UID_DECODE)
         .name("decode")
         // chained to the source: records of one partition (or file) stay in order, so the first
@@ -58,7 +61,7 @@ public final class DedupPipeline {
     SingleOutputStreamOperator<UrlRecord> unseen = decoded
         .keyBy(new ShardKey(), Types.INT)
         .transform("dedup", TypeInformation.of(UrlRecord.class),
-            new DedupOperator(spec, fingerprint, config.cachePages()))
+            new DedupOperator(spec, decode.urlMapping(), cachePages, allowCanonicalizationChange))
         .uid(UID_DEDUP);
 
     DataStreamSink<UrlRecord> out = unseen.sinkTo(outSink).uid(UID_SINK).name("output");

@@ -9,21 +9,47 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.TimeUtils;
 
 /**
  * The job's settings from flags, an optional {@code --config FILE} (same keys, {@code key=value},
  * flags win) and {@code URLDEDUP_HASH_SEED}. Every error names the flag and the accepted values.
  *
+ * <p>Each flag is one {@link Option} constant below, declared once with its type, default, parser
+ * (which checks the accepted range) and help; {@link #OPTIONS} lists them in {@code --help} order.
+ * Parsing, {@link #helpText()} (hence the README flag list, pinned by ReadmeTest) and {@link
+ * #flagNames()} (the deployment manifest check) all read that list. Ranges owned by the filter or
+ * the decoder are their constants ({@link FilterSpec#MAX_GROWTH}, {@link DecodeConfig#MAX_SHARDS}),
+ * enums are theirs ({@link FilterSpec.Kind}, {@link DecodeConfig.Format}); {@link FilterSpec}
+ * and {@link DecodeConfig} validate themselves and are built once, here.
+ *
  * <p>Filter sizes are given for the whole job (all shards) and divided here, so that changing
  * {@code --shards} does not silently multiply memory.
+ *
+ * <h2>Adding a flag</h2>
+ * <ol>
+ *   <li>Declare it: {@code static final Option<Duration> WINDOW = Option.duration("window", ...)
+ *       .in(FILTER).defaultValue("7d").help("...");} next to its section's flags, and add it to
+ *       {@link #OPTIONS} where it should appear in {@code --help}. Pick the factory for its type
+ *       ({@link Option#integer}, {@link Option#size}, {@link Option#choice}, {@link Option#toggle},
+ *       ...) or {@link Option#of} with your own parser; give a default as the user would type it,
+ *       or {@link Option#describedDefault} if it depends on other flags.</li>
+ *   <li>Read it where it is used: {@code config.get(JobConfig.WINDOW)} (the parsed default if not
+ *       given). A setting of the filter or the decoder goes into {@link #filterSpec} / {@link
+ *       #decodeConfig} in the constructor, which then validates it; a canonicalization setting also
+ *       goes into {@link DecodeConfig#canonicalizationSettings()}.</li>
+ *   <li>Regenerate the README flag block ({@code ./urldedup help}); add the flag to
+ *       JobConfigTest#everyFlagIsParsed. Kafka-mode flags also go into {@link #KAFKA_OPTIONS}.</li>
+ * </ol>
+ * Nothing else: no second default, no second range check, no hand-written help line.
  */
 public final class JobConfig {
 
@@ -33,10 +59,6 @@ public final class JobConfig {
 
   public enum StateBackend { HASHMAP, ROCKSDB }
 
-  public enum Format { TEXT, JSON }
-
-  public enum KeyMode { HOST, DOMAIN, NONE }
-
   /** The seed used when none is given; public, so a warning says to set one. */
   static final long DEFAULT_SEED = 0x75726c6465647570L;
 
@@ -45,95 +67,163 @@ public final class JobConfig {
   /** The value of {@code --dlq-topic} / {@code --dlq} that only counts dead letters. */
   public static final String NONE = "none";
 
+  /** Checkpoint interval when checkpointing is on and {@code --checkpoint-interval} is not given. */
+  static final String DEFAULT_CHECKPOINT_INTERVAL = "10s";
+
+  /** Embedded mode without {@code --parallelism}: the CPU cores, at most this many. */
+  static final int EMBEDDED_MAX_PARALLELISM = 4;
+
+  /** Flink's largest max parallelism (KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM). */
+  static final int FLINK_MAX_PARALLELISM = 1 << 15;
+
   private static final String IO = "Embedded mode (no Kafka flags): local files or stdin/stdout";
   private static final String KAFKA = "Kafka mode (any Kafka flag selects it)";
   private static final String FILTER = "Filter (sizes are totals over all shards)";
   private static final String DECODE = "Decoding and canonicalization";
   private static final String RUNTIME = "Runtime";
 
-  static final List<Flag> FLAGS = List.of(
-      new Flag(IO, "input", "PATH|-", null,
-          "Input file, one record per line ('-' = stdin). Required in embedded mode."),
-      new Flag(IO, "output", "PATH|-", "-", "Where unseen URLs are written ('-' = stdout)."),
-      new Flag(IO, "dlq", "PATH|-|none", NONE,
-          "Dead letters, one a line: reason<TAB>detail<TAB>origin<TAB>escaped original value."
-              + " 'none' only counts them (see the summary)."),
-      new Flag(KAFKA, "bootstrap-servers", "HOST:PORT[,...]", null, "Kafka bootstrap servers."),
-      new Flag(KAFKA, "input-topic", "TOPIC[,...]", null, "Topic(s) of discovered URLs."),
-      new Flag(KAFKA, "output-topic", "TOPIC", null, "Topic the unseen URLs go to (exactly once)."),
-      new Flag(KAFKA, "dlq-topic", "TOPIC|none", null,
-          "Dead-letter topic (exactly once). Required: 'none' must be explicit and only counts"
-              + " dead letters."),
-      new Flag(KAFKA, "group-id", "ID", "urldedup", "Consumer group (offsets are committed at checkpoints)."),
-      new Flag(KAFKA, "kafka-properties", "FILE", null,
-          "Java properties applied to source, sink and DLQ clients (security.protocol, sasl.*, ssl.*)."
-              + " Values are never logged."),
-      new Flag(KAFKA, "starting-offsets", "earliest|latest|committed", "committed",
-          "Where a fresh job starts; 'committed' falls back to earliest. A restore from a"
-              + " checkpoint or savepoint always resumes at its offsets."),
-      new Flag(KAFKA, "transactional-id-prefix", "PREFIX", "urldedup",
-          "Prefix of the sinks' Kafka transactional ids (-out, -dlq appended); unique per job."),
-      new Flag(KAFKA, "transaction-timeout", "DURATION", "10min",
-          "transaction.timeout.ms of the sinks; must exceed the checkpoint interval and be at most"
-              + " the broker's transaction.max.timeout.ms (default 15min)."),
-      new Flag(FILTER, "filter", "stable|scalable", "scalable",
-          "stable: fixed memory, forgets old URLs (they come back for recrawl);"
-              + " scalable: never re-emits a URL, memory grows with distinct URLs."),
-      new Flag(FILTER, "fpr", "RATE", "0.01",
-          "Target false-positive rate, 1e-9 <= RATE < 0.5 (a false positive is a page never"
-              + " crawled)."),
-      new Flag(FILTER, "memory", "SIZE", "128m", "stable: total filter memory, e.g. 64m, 1g."),
-      new Flag(FILTER, "cell-bits", "1..4", "2", "stable: bits per cell d (Max = 2^d - 1)."),
-      new Flag(FILTER, "capacity", "N", "1000000",
-          "scalable: total URLs the first slices hold at their error."),
-      new Flag(FILTER, "growth", "2..16", "2", "scalable: each new slice is this many times larger."),
-      new Flag(FILTER, "tightening", "RATIO", "0.5",
-          "scalable: each new slice's error is this times the previous, 0 < RATIO < 1."),
-      new Flag(FILTER, "max-memory", "SIZE", "1g", "scalable: hard cap on total filter memory."),
-      new Flag(FILTER, "shards", "N", "128",
-          "Filter shards (keys); fixed for the life of the state, independent of parallelism."),
-      new Flag(FILTER, "hash-seed", "INT64", null,
-          "Secret hash seed (decimal or 0x hex); or env " + SEED_ENV + ". Without it a public"
-              + " default is used, with a warning. Never logged."),
-      new Flag(DECODE, "format", "text|json", "text",
-          "text: the record value is the URL; json: an object with a \"url\" string"
-              + " (and optional \"force\": true to re-emit)."),
-      new Flag(DECODE, "key", "host|domain|none", "host",
-          "Output record key: the host, the registrable domain, or none."),
-      new Flag(DECODE, "strip-params", "[LIST]", "none",
-          "Remove these query and path parameters (comma-separated names, case-insensitive)."
-              + " Without a list, or 'default': " + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS)
-              + ". 'none': keep all."),
-      new Flag(DECODE, "strip-www", null, "off", "Drop a leading 'www.' from hosts."),
-      new Flag(DECODE, "max-url-bytes", "N", "8192", "Longer canonical URLs are dead letters (too_long)."),
-      new Flag(RUNTIME, "parallelism", "N", "cluster default (embedded: CPU cores, at most 4)",
-          "Operator parallelism."),
-      new Flag(RUNTIME, "state-backend", "hashmap|rocksdb", "hashmap",
-          "hashmap: state on the heap; rocksdb: on local disk, incremental checkpoints."),
-      new Flag(RUNTIME, "checkpoint-dir", "URI", null,
-          "Checkpoint storage, e.g. file:///var/urldedup/ckpt or s3://...; without it the"
-              + " JobManager's memory (not durable)."),
-      new Flag(RUNTIME, "checkpoint-interval", "DURATION", "10s (embedded: off unless this or --checkpoint-dir is given)",
-          "Exactly-once output becomes visible at checkpoints, so this is the output latency."),
-      new Flag(RUNTIME, "cache-memory", "SIZE", "8m",
-          "Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints."),
-      new Flag(RUNTIME, "job-name", "NAME", "urldedup", "Flink job name."),
-      new Flag(RUNTIME, "config", "FILE", null,
-          "key=value lines with the same keys as the flags (no --); flags override the file."));
+  // ---- the flags ----
 
-  private static final Map<String, Flag> BY_NAME = new LinkedHashMap<>();
+  public static final Option<String> INPUT = Option.string("input", "PATH|-").in(IO)
+      .help("Input file, one record per line ('-' = stdin). Required in embedded mode.");
+  public static final Option<String> OUTPUT = Option.string("output", "PATH|-").in(IO).defaultValue("-")
+      .help("Where unseen URLs are written ('-' = stdout).");
+  public static final Option<String> DLQ = Option.string("dlq", "PATH|-|none").in(IO).defaultValue(NONE)
+      .help("Dead letters, one a line: reason<TAB>detail<TAB>origin<TAB>escaped original value."
+          + " 'none' only counts them (see the summary).");
+
+  public static final Option<String> BOOTSTRAP_SERVERS = Option.string("bootstrap-servers", "HOST:PORT[,...]")
+      .in(KAFKA).help("Kafka bootstrap servers.");
+  public static final Option<List<String>> INPUT_TOPIC = Option.list("input-topic", "TOPIC[,...]").in(KAFKA)
+      .help("Topic(s) of discovered URLs.");
+  public static final Option<String> OUTPUT_TOPIC = Option.string("output-topic", "TOPIC").in(KAFKA)
+      .help("Topic the unseen URLs go to (exactly once).");
+  public static final Option<String> DLQ_TOPIC = Option.string("dlq-topic", "TOPIC|none").in(KAFKA)
+      .help("Dead-letter topic (exactly once). Required: 'none' must be explicit and only counts"
+          + " dead letters.");
+  public static final Option<String> GROUP_ID = Option.nonEmpty("group-id", "ID").in(KAFKA).defaultValue("urldedup")
+      .help("Consumer group (offsets are committed at checkpoints).");
+  public static final Option<String> KAFKA_PROPERTIES = Option.string("kafka-properties", "FILE").in(KAFKA)
+      .help("Java properties applied to source, sink and DLQ clients (security.protocol, sasl.*, ssl.*)."
+          + " Values are never logged.");
+  public static final Option<StartingOffsets> STARTING_OFFSETS =
+      Option.choice("starting-offsets", StartingOffsets.class).in(KAFKA).defaultValue("committed")
+          .help("Where a fresh job starts; 'committed' falls back to earliest. A restore from a"
+              + " checkpoint or savepoint always resumes at its offsets.");
+  public static final Option<String> TRANSACTIONAL_ID_PREFIX =
+      Option.nonEmpty("transactional-id-prefix", "PREFIX").in(KAFKA).defaultValue("urldedup")
+          .help("Prefix of the sinks' Kafka transactional ids (-out, -dlq appended); unique per job.");
+  public static final Option<Duration> TRANSACTION_TIMEOUT = Option.duration("transaction-timeout",
+          Duration.ofSeconds(1), Duration.ofMillis(Integer.MAX_VALUE), "between 1s and 24d, e.g. 10min")
+      .in(KAFKA).defaultValue("10min")
+      .help("transaction.timeout.ms of the sinks; must exceed the checkpoint interval and be at most"
+          + " the broker's transaction.max.timeout.ms (default 15min).");
+
+  public static final Option<FilterSpec.Kind> FILTER_KIND = Option.choice("filter", FilterSpec.Kind.class)
+      .in(FILTER).defaultValue("scalable")
+      .help("stable: fixed memory, forgets old URLs (they come back for recrawl);"
+          + " scalable: never re-emits a URL, memory grows with distinct URLs.");
+  public static final Option<Double> FPR = Option.decimal("fpr", "RATE",
+          d -> d >= FilterSpec.MIN_FPR && d < FilterSpec.MAX_FPR,
+          "a rate from " + FilterSpec.MIN_FPR + " up to (not including) " + FilterSpec.MAX_FPR + ", e.g. 0.01 or 1e-6")
+      .in(FILTER).defaultValue("0.01")
+      .help("Target false-positive rate, 1e-9 <= RATE < 0.5 (a false positive is a page never"
+          + " crawled).");
+  public static final Option<Long> MEMORY = Option.size("memory", 1, "").in(FILTER).defaultValue("128m")
+      .help("stable: total filter memory, e.g. 64m, 1g.");
+  public static final Option<Integer> CELL_BITS = Option.integer("cell-bits",
+          FilterSpec.MIN_CELL_BITS + ".." + FilterSpec.MAX_CELL_BITS, FilterSpec.MIN_CELL_BITS, FilterSpec.MAX_CELL_BITS)
+      .in(FILTER).defaultValue("2").help("stable: bits per cell d (Max = 2^d - 1).");
+  public static final Option<Long> CAPACITY = Option.atLeast("capacity", "N", 1).in(FILTER).defaultValue("1000000")
+      .help("scalable: total URLs the first slices hold at their error.");
+  public static final Option<Integer> GROWTH = Option.integer("growth",
+          FilterSpec.MIN_GROWTH + ".." + FilterSpec.MAX_GROWTH, FilterSpec.MIN_GROWTH, FilterSpec.MAX_GROWTH)
+      .in(FILTER).defaultValue("2").help("scalable: each new slice is this many times larger.");
+  public static final Option<Double> TIGHTENING = Option.decimal("tightening", "RATIO", d -> d > 0 && d < 1,
+          "a number strictly between 0 and 1, e.g. 0.01")
+      .in(FILTER).defaultValue("0.5")
+      .help("scalable: each new slice's error is this times the previous, 0 < RATIO < 1.");
+  public static final Option<Long> MAX_MEMORY = Option.size("max-memory", 1, "").in(FILTER).defaultValue("1g")
+      .help("scalable: hard cap on total filter memory.");
+  public static final Option<Integer> SHARDS = Option.integer("shards", "N", 1, DecodeConfig.MAX_SHARDS)
+      .in(FILTER).defaultValue(Integer.toString(DecodeConfig.DEFAULT_SHARDS))
+      .help("Filter shards (keys); fixed for the life of the state, independent of parallelism.");
+  public static final Option<Long> HASH_SEED = Option.of("hash-seed", "INT64", JobConfig::seed).in(FILTER)
+      .help("Secret hash seed (decimal or 0x hex); or env " + SEED_ENV + ". Without it a public"
+          + " default is used, with a warning. Never logged.");
+
+  public static final Option<DecodeConfig.Format> FORMAT = Option.choice("format", DecodeConfig.Format.class)
+      .in(DECODE).defaultValue("text")
+      .help("text: the record value is the URL; json: an object with a \"url\" string"
+          + " (and optional \"force\": true to re-emit).");
+  public static final Option<DecodeConfig.KeyMode> KEY = Option.choice("key", DecodeConfig.KeyMode.class)
+      .in(DECODE).defaultValue("host")
+      .help("Output record key: the host, the registrable domain, or none.");
+  /** Given alone (or empty), the session-id list: a bare flag means "the usual ones". */
+  public static final Option<String> STRIP_PARAMS = Option.string("strip-params", "[LIST]").in(DECODE)
+      .defaultValue(NONE)
+      .help("Remove these query and path parameters (comma-separated names, case-insensitive)."
+          + " Without a list, or 'default': " + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS)
+          + ". 'none': keep all.");
+  public static final Option<Boolean> STRIP_WWW = Option.toggle("strip-www").in(DECODE)
+      .help("Drop a leading 'www.' from hosts.");
+  public static final Option<Integer> MAX_URL_BYTES = Option.integer("max-url-bytes", "N",
+          DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES)
+      .in(DECODE).defaultValue(Integer.toString(DecodeConfig.DEFAULT_MAX_URL_BYTES))
+      .help("Longer canonical URLs are dead letters (too_long).");
+  public static final Option<Boolean> ALLOW_CANONICALIZATION_CHANGE = Option.toggle("allow-canonicalization-change")
+      .in(DECODE)
+      .help("Restore state written with other canonicalization settings (logged as a warning; URLs seen"
+          + " before may be emitted once more) instead of refusing it.");
+
+  public static final Option<Integer> PARALLELISM = Option.integer("parallelism", "N", 1, FLINK_MAX_PARALLELISM)
+      .in(RUNTIME).describedDefault("cluster default (embedded: CPU cores, at most " + EMBEDDED_MAX_PARALLELISM + ")")
+      .help("Operator parallelism.");
+  public static final Option<StateBackend> STATE_BACKEND = Option.choice("state-backend", StateBackend.class)
+      .in(RUNTIME).defaultValue("hashmap")
+      .help("hashmap: state on the heap; rocksdb: on local disk, incremental checkpoints.");
+  public static final Option<String> CHECKPOINT_DIR = Option.nonEmpty("checkpoint-dir", "URI").in(RUNTIME)
+      .help("Checkpoint storage, e.g. file:///var/urldedup/ckpt or s3://...; without it the"
+          + " JobManager's memory (not durable).");
+  public static final Option<Duration> CHECKPOINT_INTERVAL = Option.duration("checkpoint-interval",
+          Duration.ofMillis(10), Duration.ofDays(365), "at least 10ms, e.g. 500ms, 10s, 1min")
+      .in(RUNTIME)
+      .describedDefault(DEFAULT_CHECKPOINT_INTERVAL + " (embedded: off unless this or --checkpoint-dir is given)")
+      .help("Exactly-once output becomes visible at checkpoints, so this is the output latency.");
+  public static final Option<Long> CACHE_MEMORY = Option.size("cache-memory", 4096, "at least 4k (one page), e.g. 8m")
+      .in(RUNTIME).defaultValue("8m")
+      .help("Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints.");
+  public static final Option<String> JOB_NAME = Option.nonEmpty("job-name", "NAME").in(RUNTIME)
+      .defaultValue("urldedup").help("Flink job name.");
+  public static final Option<String> CONFIG = Option.string("config", "FILE").in(RUNTIME)
+      .help("key=value lines with the same keys as the flags (no --); flags override the file.");
+
+  /** Every flag, in {@code --help} order. */
+  static final List<Option<?>> OPTIONS = List.of(
+      INPUT, OUTPUT, DLQ,
+      BOOTSTRAP_SERVERS, INPUT_TOPIC, OUTPUT_TOPIC, DLQ_TOPIC, GROUP_ID, KAFKA_PROPERTIES, STARTING_OFFSETS,
+      TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT,
+      FILTER_KIND, FPR, MEMORY, CELL_BITS, CAPACITY, GROWTH, TIGHTENING, MAX_MEMORY, SHARDS, HASH_SEED,
+      FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
+      PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, JOB_NAME, CONFIG);
+
+  /** Giving any of these selects Kafka mode. */
+  private static final List<Option<?>> KAFKA_OPTIONS = List.of(
+      BOOTSTRAP_SERVERS, INPUT_TOPIC, OUTPUT_TOPIC, DLQ_TOPIC, GROUP_ID, KAFKA_PROPERTIES, STARTING_OFFSETS,
+      TRANSACTIONAL_ID_PREFIX);
+
+  private static final Map<String, Option<?>> BY_NAME = new LinkedHashMap<>();
 
   static {
-    for (Flag f : FLAGS) {
-      BY_NAME.put(f.name(), f);
+    for (Option<?> o : OPTIONS) {
+      BY_NAME.put(o.name(), o);
     }
   }
 
-  private static final Set<String> KAFKA_FLAGS = Set.of(
-      "bootstrap-servers", "input-topic", "output-topic", "dlq-topic", "group-id",
-      "kafka-properties", "starting-offsets", "transactional-id-prefix");
-
   // ---- the parsed settings ----
+  private final Map<Option<?>, Object> values = new HashMap<>();
+  private final Set<Option<?>> given = new HashSet<>();
+
   public final Mode mode;
   public final String input;
   public final String output;
@@ -159,12 +249,13 @@ public final class JobConfig {
   /** Secret: never log it, never put it into Flink's configuration or global job parameters. */
   final long hashSeed;
   public final boolean defaultSeed;
-  public final Format format;
-  public final KeyMode key;
+  public final DecodeConfig.Format format;
+  public final DecodeConfig.KeyMode key;
   /** Parameters to strip; empty = none; null never. */
   public final List<String> stripParams;
   public final boolean stripWww;
   public final int maxUrlBytes;
+  public final boolean allowCanonicalizationChange;
   /** 0 = not set. */
   public final int parallelism;
   public final StateBackend stateBackend;
@@ -173,6 +264,10 @@ public final class JobConfig {
   public final Duration checkpointInterval;
   public final long cacheMemoryBytes;
   public final String jobName;
+
+  /** Built once from the flags, validated by their own constructors. */
+  private final FilterSpec filterSpec;
+  private final DecodeConfig decodeConfig;
 
   /** Session-id parameters stripped by a bare {@code --strip-params} (as crawlers commonly do). */
   public static final List<String> DEFAULT_STRIP_PARAMS = DecodeConfig.DEFAULT_STRIP_PARAMS;
@@ -199,102 +294,116 @@ public final class JobConfig {
   private static JobConfig parse(String[] args, Map<String, String> env, boolean requireIo) {
     Map<String, String> cli = parseArgs(args);
     Map<String, String> values = new LinkedHashMap<>();
-    String configFile = cli.get("config");
+    String configFile = cli.get(CONFIG.name());
     if (configFile != null) {
       values.putAll(readConfigFile(configFile));
     }
     values.putAll(cli);
-    values.remove("config");
+    values.remove(CONFIG.name());
     return new JobConfig(values, env, requireIo);
   }
 
   private JobConfig(Map<String, String> v, Map<String, String> env, boolean requireIo) {
+    for (Option<?> o : OPTIONS) {
+      String raw = v.get(o.name());
+      if (raw != null) {
+        given.add(o);
+        values.put(o, o.parse(raw));
+      } else {
+        values.put(o, o.defaultParsed());
+      }
+    }
     boolean kafka = false;
-    for (String k : KAFKA_FLAGS) {
-      kafka |= v.containsKey(k);
+    for (Option<?> o : KAFKA_OPTIONS) {
+      kafka |= given.contains(o);
     }
     mode = kafka ? Mode.KAFKA : Mode.EMBEDDED;
 
-    input = v.get("input");
-    output = v.getOrDefault("output", "-");
-    dlq = v.getOrDefault("dlq", NONE);
-    bootstrapServers = v.get("bootstrap-servers");
-    String topics = v.get("input-topic");
-    inputTopics = topics == null ? List.of() : splitList("input-topic", topics);
-    outputTopic = v.get("output-topic");
-    dlqTopic = v.get("dlq-topic");
-    groupId = nonEmpty("group-id", v.getOrDefault("group-id", "urldedup"));
-    String props = v.get("kafka-properties");
-    kafkaPropertiesFile = props == null ? null : Path.of(props);
-    startingOffsets = choice("starting-offsets", v.getOrDefault("starting-offsets", "committed"),
-        StartingOffsets.class);
-    transactionalIdPrefix =
-        nonEmpty("transactional-id-prefix", v.getOrDefault("transactional-id-prefix", "urldedup"));
-    transactionTimeout = duration("transaction-timeout", v.getOrDefault("transaction-timeout", "10min"));
+    input = get(INPUT);
+    output = get(OUTPUT);
+    dlq = get(DLQ);
+    bootstrapServers = get(BOOTSTRAP_SERVERS);
+    inputTopics = isSet(INPUT_TOPIC) ? get(INPUT_TOPIC) : List.of();
+    outputTopic = get(OUTPUT_TOPIC);
+    dlqTopic = get(DLQ_TOPIC);
+    groupId = get(GROUP_ID);
+    kafkaPropertiesFile = isSet(KAFKA_PROPERTIES) ? Path.of(get(KAFKA_PROPERTIES)) : null;
+    startingOffsets = get(STARTING_OFFSETS);
+    transactionalIdPrefix = get(TRANSACTIONAL_ID_PREFIX);
+    transactionTimeout = get(TRANSACTION_TIMEOUT);
 
-    filter = choice("filter", v.getOrDefault("filter", "scalable"), FilterSpec.Kind.class);
-    fpr = fpr(v.getOrDefault("fpr", "0.01"));
-    memoryBytes = size("memory", v.getOrDefault("memory", "128m"));
-    cellBits = intRange("cell-bits", v.getOrDefault("cell-bits", "2"), 1, 4);
-    capacity = longMin("capacity", v.getOrDefault("capacity", "1000000"), 1);
-    growth = intRange("growth", v.getOrDefault("growth", "2"), 2, 16);
-    tightening = openUnit("tightening", v.getOrDefault("tightening", "0.5"));
-    maxMemoryBytes = size("max-memory", v.getOrDefault("max-memory", "1g"));
-    shards = intRange("shards", v.getOrDefault("shards", "128"), 1, DecodeConfig.MAX_SHARDS);
+    filter = get(FILTER_KIND);
+    fpr = get(FPR);
+    memoryBytes = get(MEMORY);
+    cellBits = get(CELL_BITS);
+    capacity = get(CAPACITY);
+    growth = get(GROWTH);
+    tightening = get(TIGHTENING);
+    maxMemoryBytes = get(MAX_MEMORY);
+    shards = get(SHARDS);
 
-    String seed = v.containsKey("hash-seed") ? v.get("hash-seed") : env.get(SEED_ENV);
-    defaultSeed = seed == null || seed.isEmpty();
-    hashSeed = defaultSeed ? DEFAULT_SEED : seed(seed, v.containsKey("hash-seed"));
-
-    format = choice("format", v.getOrDefault("format", "text"), Format.class);
-    key = choice("key", v.getOrDefault("key", "host"), KeyMode.class);
-    if (!v.containsKey("strip-params")) {
-      stripParams = List.of();
+    if (isSet(HASH_SEED)) {
+      defaultSeed = false;
+      hashSeed = get(HASH_SEED);
     } else {
-      String list = v.get("strip-params");
-      if (list.isEmpty() || list.equalsIgnoreCase("default")) {
-        stripParams = DEFAULT_STRIP_PARAMS;
-      } else if (list.equalsIgnoreCase(NONE)) {
-        stripParams = List.of();
-      } else {
-        stripParams = splitList("strip-params", list);
-      }
+      String fromEnv = env.get(SEED_ENV);
+      defaultSeed = fromEnv == null || fromEnv.isEmpty();
+      hashSeed = defaultSeed ? DEFAULT_SEED : seed(SEED_ENV, fromEnv);
     }
-    stripWww = bool("strip-www", v.getOrDefault("strip-www", "false"));
-    maxUrlBytes = intRange("max-url-bytes", v.getOrDefault("max-url-bytes", "8192"),
-        DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES);
 
-    parallelism = v.containsKey("parallelism") ? intRange("parallelism", v.get("parallelism"), 1, 1 << 15) : 0;
-    stateBackend = choice("state-backend", v.getOrDefault("state-backend", "hashmap"), StateBackend.class);
-    checkpointDir = v.containsKey("checkpoint-dir") ? nonEmpty("checkpoint-dir", v.get("checkpoint-dir")) : null;
-    if (v.containsKey("checkpoint-interval")) {
-      checkpointInterval = duration("checkpoint-interval", v.get("checkpoint-interval"));
+    format = get(FORMAT);
+    key = get(KEY);
+    stripWww = get(STRIP_WWW);
+    maxUrlBytes = get(MAX_URL_BYTES);
+    allowCanonicalizationChange = get(ALLOW_CANONICALIZATION_CHANGE);
+
+    parallelism = isSet(PARALLELISM) ? get(PARALLELISM) : 0;
+    stateBackend = get(STATE_BACKEND);
+    checkpointDir = get(CHECKPOINT_DIR);
+    if (isSet(CHECKPOINT_INTERVAL)) {
+      checkpointInterval = get(CHECKPOINT_INTERVAL);
     } else {
-      checkpointInterval = mode == Mode.KAFKA || checkpointDir != null ? Duration.ofSeconds(10) : null;
+      checkpointInterval = mode == Mode.KAFKA || checkpointDir != null
+          ? CHECKPOINT_INTERVAL.parse(DEFAULT_CHECKPOINT_INTERVAL) : null;
     }
-    cacheMemoryBytes = size("cache-memory", v.getOrDefault("cache-memory", "8m"));
-    jobName = nonEmpty("job-name", v.getOrDefault("job-name", "urldedup"));
+    cacheMemoryBytes = get(CACHE_MEMORY);
+    jobName = get(JOB_NAME);
 
     validate(v, requireIo);
-    perShardSpec();
-    decodeConfig();
+    filterSpec = buildFilterSpec();
+    decodeConfig = buildDecodeConfig();
+    stripParams = decodeConfig.stripParams();
+  }
+
+  /** The parsed value of {@code option}: as given, else its parsed default (null if it has none). */
+  @SuppressWarnings("unchecked")
+  public <T> T get(Option<T> option) {
+    return (T) values.get(option);
+  }
+
+  /** Whether the flag was given (on the command line or in the config file). */
+  public boolean isSet(Option<?> option) {
+    return given.contains(option);
   }
 
   private void validate(Map<String, String> v, boolean requireIo) {
     if (mode == Mode.KAFKA && requireIo) {
-      for (String required : List.of("bootstrap-servers", "input-topic", "output-topic")) {
-        if (v.get(required) == null || v.get(required).isEmpty()) {
-          throw new ConfigException("--" + required + " is required in Kafka mode");
+      for (Option<String> required : List.of(BOOTSTRAP_SERVERS, OUTPUT_TOPIC)) {
+        if (get(required) == null || get(required).isEmpty()) {
+          throw new ConfigException(required.flag() + " is required in Kafka mode");
         }
+      }
+      if (inputTopics.isEmpty()) {
+        throw new ConfigException(INPUT_TOPIC.flag() + " is required in Kafka mode");
       }
       if (dlqTopic == null || dlqTopic.isEmpty()) {
         throw new ConfigException("--dlq-topic is required in Kafka mode: a topic for rejected"
             + " records, or 'none' to only count them (they are then lost)");
       }
-      for (String embeddedOnly : List.of("input", "output", "dlq")) {
-        if (v.containsKey(embeddedOnly)) {
-          throw new ConfigException("--" + embeddedOnly + " is for the embedded mode; in Kafka mode use --"
-              + embeddedOnly + "-topic");
+      for (Option<?> embeddedOnly : List.of(INPUT, OUTPUT, DLQ)) {
+        if (isSet(embeddedOnly)) {
+          throw new ConfigException(embeddedOnly.flag() + " is for the embedded mode; in Kafka mode use "
+              + embeddedOnly.flag() + "-topic");
         }
       }
       if (transactionTimeout.compareTo(checkpointInterval) <= 0) {
@@ -306,53 +415,41 @@ public final class JobConfig {
       throw new ConfigException("--input PATH|- is required in embedded mode (or give the Kafka flags"
           + " --bootstrap-servers, --input-topic, --output-topic, --dlq-topic)");
     }
-    if (checkpointInterval != null && checkpointInterval.toMillis() < 10) {
-      throw new ConfigException("--checkpoint-interval: at least 10ms, e.g. 500ms, 10s, 1min");
-    }
-    if (transactionTimeout.toMillis() < 1000 || transactionTimeout.toMillis() > Integer.MAX_VALUE) {
-      throw new ConfigException("--transaction-timeout: between 1s and 24d, e.g. 10min");
-    }
-    if (filter == FilterSpec.Kind.STABLE && memoryBytes / shards < 4096) {
-      throw new ConfigException("--memory " + v.getOrDefault("memory", "128m") + " over --shards "
+    if (filter == FilterSpec.Kind.STABLE && memoryBytes / shards < FilterSpec.MIN_MEMORY_BYTES) {
+      throw new ConfigException("--memory " + v.getOrDefault(MEMORY.name(), MEMORY.defaultText()) + " over --shards "
           + shards + " leaves " + memoryBytes / shards + " bytes per shard; accepted: at least 4 KiB"
-          + " per shard (--memory >= " + (4096L * shards) + " bytes)");
+          + " per shard (--memory >= " + (FilterSpec.MIN_MEMORY_BYTES * shards) + " bytes)");
     }
-    if (filter == FilterSpec.Kind.SCALABLE && maxMemoryBytes / shards < 4096) {
-      throw new ConfigException("--max-memory " + v.getOrDefault("max-memory", "1g") + " over --shards "
-          + shards + " leaves " + maxMemoryBytes / shards + " bytes per shard; accepted: at least 4 KiB"
-          + " per shard (--max-memory >= " + (4096L * shards) + " bytes)");
+    if (filter == FilterSpec.Kind.SCALABLE && maxMemoryBytes / shards < FilterSpec.MIN_MEMORY_BYTES) {
+      throw new ConfigException("--max-memory " + v.getOrDefault(MAX_MEMORY.name(), MAX_MEMORY.defaultText())
+          + " over --shards " + shards + " leaves " + maxMemoryBytes / shards + " bytes per shard; accepted: at least"
+          + " 4 KiB per shard (--max-memory >= " + (FilterSpec.MIN_MEMORY_BYTES * shards) + " bytes)");
     }
     if (filter == FilterSpec.Kind.SCALABLE && capacity < shards) {
       throw new ConfigException("--capacity " + capacity + " is below --shards " + shards
           + "; accepted: at least one URL per shard");
     }
-    if (cacheMemoryBytes < 4096) {
-      throw new ConfigException("--cache-memory: at least 4k (one page), e.g. 8m");
-    }
   }
 
-  // ---- derived settings ----
-
   /** The filter each shard gets: the totals divided by the shard count. */
-  public FilterSpec perShardSpec() {
+  private FilterSpec buildFilterSpec() {
     try {
       if (filter == FilterSpec.Kind.STABLE) {
         return FilterSpec.stable(fpr, memoryBytes / shards, cellBits);
       }
-      return FilterSpec.scalable(fpr, Math.max(1, capacity / shards), growth, tightening,
-          maxMemoryBytes / shards);
+      return FilterSpec.scalable(fpr, Math.max(1, capacity / shards), growth, tightening, maxMemoryBytes / shards);
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
   }
 
-  /** The decoder's settings; carries the secret seed inside the operator, not in the job config. */
-  public DecodeConfig decodeConfig() {
+  private DecodeConfig buildDecodeConfig() {
+    String strip = get(STRIP_PARAMS).strip();
     try {
       return DecodeConfig.builder()
-          .format(format == Format.JSON ? DecodeConfig.Format.JSON : DecodeConfig.Format.TEXT)
-          .keyMode(DecodeConfig.KeyMode.valueOf(key.name()))
-          .stripParams(stripParams)
+          .format(format)
+          .keyMode(key)
+          .stripParams(strip.isEmpty() ? "default" : strip)
           .stripWww(stripWww)
           .maxUrlBytes(maxUrlBytes)
           .shards(shards)
@@ -361,6 +458,18 @@ public final class JobConfig {
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
+  }
+
+  // ---- derived settings ----
+
+  /** The filter each shard gets: the totals divided by the shard count; built and validated once. */
+  public FilterSpec perShardSpec() {
+    return filterSpec;
+  }
+
+  /** The decoder's settings (built once); carries the secret seed inside the operator, not in the job config. */
+  public DecodeConfig decodeConfig() {
+    return decodeConfig;
   }
 
   /** Pages in each subtask's write-back cache. */
@@ -394,12 +503,12 @@ public final class JobConfig {
         value = name.substring(eq + 1);
         name = name.substring(0, eq);
       }
-      Flag f = flag(name, "--" + name);
+      Option<?> f = option(name, "--" + name);
       if (value == null) {
         if (f.isSwitch()) {
-          value = "true";
+          value = f.valueWhenAlone();
         } else if (f.valueOptional()) {
-          value = i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : "";
+          value = i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : f.valueWhenAlone();
         } else if (i + 1 < args.length) {
           value = args[++i];
         } else {
@@ -427,17 +536,14 @@ public final class JobConfig {
       String where = file + ":" + (n + 1);
       int eq = line.indexOf('=');
       String name = (eq < 0 ? line : line.substring(0, eq)).strip();
-      Flag f = flag(name, where + ": key '" + name + "'");
-      if (name.equals("config")) {
+      Option<?> f = option(name, where + ": key '" + name + "'");
+      if (f == CONFIG) {
         throw new ConfigException(where + ": 'config' cannot be nested");
       }
       String value = eq < 0 ? null : line.substring(eq + 1).strip();
       if (value == null) {
-        if (f.isSwitch()) {
-          value = "true";
-        } else if (f.valueOptional()) {
-          value = "";
-        } else {
+        value = f.valueWhenAlone();
+        if (value == null) {
           throw new ConfigException(where + ": " + name + " needs a value: " + name + "=" + f.arg());
         }
       }
@@ -446,8 +552,8 @@ public final class JobConfig {
     return out;
   }
 
-  private static Flag flag(String name, String where) {
-    Flag f = BY_NAME.get(name);
+  private static Option<?> option(String name, String where) {
+    Option<?> f = BY_NAME.get(name);
     if (f == null) {
       throw new ConfigException(where + " is not a flag; accepted: " + String.join(", ", BY_NAME.keySet())
           + " (see --help)");
@@ -455,134 +561,8 @@ public final class JobConfig {
     return f;
   }
 
-  private static <E extends Enum<E>> E choice(String flag, String value, Class<E> type) {
-    for (E e : type.getEnumConstants()) {
-      if (e.name().equalsIgnoreCase(value.strip())) {
-        return e;
-      }
-    }
-    List<String> names = new ArrayList<>();
-    for (E e : type.getEnumConstants()) {
-      names.add(e.name().toLowerCase(Locale.ROOT));
-    }
-    throw new ConfigException("--" + flag + ": '" + value + "' is not accepted; accepted: "
-        + String.join(", ", names));
-  }
-
-  private static double openUnit(String flag, String value) {
-    double d;
-    try {
-      d = Double.parseDouble(value.strip());
-    } catch (NumberFormatException e) {
-      d = Double.NaN;
-    }
-    if (!(d > 0 && d < 1)) {
-      throw new ConfigException("--" + flag + ": '" + value + "' is not accepted; accepted: a number"
-          + " strictly between 0 and 1, e.g. 0.01");
-    }
-    return d;
-  }
-
-  private static double fpr(String value) {
-    double d;
-    try {
-      d = Double.parseDouble(value.strip());
-    } catch (NumberFormatException e) {
-      d = Double.NaN;
-    }
-    if (!(d >= FilterSpec.MIN_FPR && d < FilterSpec.MAX_FPR)) {
-      throw new ConfigException("--fpr: '" + value + "' is not accepted; accepted: a rate from "
-          + FilterSpec.MIN_FPR + " up to (not including) " + FilterSpec.MAX_FPR + ", e.g. 0.01 or 1e-6");
-    }
-    return d;
-  }
-
-  private static int intRange(String flag, String value, int min, int max) {
-    long n = parseLong(flag, value, "an integer from " + min + " to " + max);
-    if (n < min || n > max) {
-      throw new ConfigException("--" + flag + ": " + value + " is out of range; accepted: an integer from "
-          + min + " to " + max);
-    }
-    return (int) n;
-  }
-
-  private static long longMin(String flag, String value, long min) {
-    long n = parseLong(flag, value, "an integer >= " + min);
-    if (n < min) {
-      throw new ConfigException("--" + flag + ": " + value + " is out of range; accepted: an integer >= " + min);
-    }
-    return n;
-  }
-
-  private static long parseLong(String flag, String value, String accepted) {
-    try {
-      return Long.parseLong(value.strip().replace("_", ""));
-    } catch (NumberFormatException e) {
-      throw new ConfigException("--" + flag + ": '" + value + "' is not accepted; accepted: " + accepted);
-    }
-  }
-
-  private static long size(String flag, String value) {
-    long bytes;
-    try {
-      bytes = MemorySize.parseBytes(value.strip());
-    } catch (IllegalArgumentException e) {
-      bytes = -1;
-    }
-    if (bytes <= 0) {
-      throw new ConfigException("--" + flag + ": '" + value + "' is not accepted; accepted: a positive"
-          + " size with an optional unit b, k, m, g, t (e.g. 64m, 1g)");
-    }
-    return bytes;
-  }
-
-  private static Duration duration(String flag, String value) {
-    Duration d;
-    try {
-      d = TimeUtils.parseDuration(value.strip());
-    } catch (IllegalArgumentException | NullPointerException e) {
-      d = null;
-    }
-    if (d == null || d.isNegative() || d.isZero()) {
-      throw new ConfigException("--" + flag + ": '" + value + "' is not accepted; accepted: a positive"
-          + " duration with a unit ms, s, min, h (e.g. 500ms, 10s, 10min)");
-    }
-    return d;
-  }
-
-  private static boolean bool(String flag, String value) {
-    switch (value.strip().toLowerCase(Locale.ROOT)) {
-      case "true": case "yes": case "on": case "1":
-        return true;
-      case "false": case "no": case "off": case "0":
-        return false;
-      default:
-        throw new ConfigException("--" + flag + ": '" + value + "' is not accepted; accepted: true, false");
-    }
-  }
-
-  private static String nonEmpty(String flag, String value) {
-    if (value == null || value.strip().isEmpty()) {
-      throw new ConfigException("--" + flag + " needs a non-empty value");
-    }
-    return value.strip();
-  }
-
-  private static List<String> splitList(String flag, String value) {
-    List<String> out = new ArrayList<>();
-    for (String s : value.split(",")) {
-      if (!s.strip().isEmpty()) {
-        out.add(s.strip());
-      }
-    }
-    if (out.isEmpty()) {
-      throw new ConfigException("--" + flag + ": '" + value + "' is not accepted; accepted: a comma-separated list");
-    }
-    return List.copyOf(out);
-  }
-
   /** The seed's value is secret: the message never repeats it. */
-  private static long seed(String value, boolean fromFlag) {
+  private static long seed(String flag, String value) {
     String s = value.strip().replace("_", "");
     try {
       if (s.startsWith("0x") || s.startsWith("0X")) {
@@ -590,7 +570,7 @@ public final class JobConfig {
       }
       return Long.parseLong(s);
     } catch (NumberFormatException e) {
-      throw new ConfigException((fromFlag ? "--hash-seed" : SEED_ENV) + ": the value is not accepted;"
+      throw new ConfigException(flag + ": the value is not accepted;"
           + " accepted: a 64-bit integer, decimal or 0x hex (the value is not shown: it is secret)");
     }
   }
@@ -607,12 +587,12 @@ public final class JobConfig {
         .append("  version  print the version\n")
         .append("  help     print this text\n");
     String section = null;
-    for (Flag f : FLAGS) {
+    for (Option<?> f : OPTIONS) {
       if (!f.section().equals(section)) {
         section = f.section();
         b.append('\n').append(section).append(":\n");
       }
-      String head = "  --" + f.name() + (f.arg() == null ? "" : " " + f.arg());
+      String head = "  " + f.flag() + (f.arg() == null ? "" : " " + f.arg());
       b.append(head).append('\n');
       for (String line : wrap(f.help(), 70)) {
         b.append("      ").append(line).append('\n');

@@ -154,7 +154,6 @@ public final class UrlDedupJob {
   }
 
   private static int execute(JobConfig c, PrintStream err) throws Exception {
-    c.perShardSpec(); // sizing errors before anything starts
     if (c.defaultSeed) {
       err.println("urldedup: warning: no --hash-seed or " + JobConfig.SEED_ENV + " given: using the"
           + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
@@ -174,7 +173,8 @@ public final class UrlDedupJob {
       DataStream<RawRecord> source = env
           .fromSource(KafkaIO.source(c), WatermarkStrategy.noWatermarks(), "kafka source")
           .uid(DedupPipeline.UID_SOURCE);
-      DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c);
+      DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
+        c.allowCanonicalizationChange);
       env.execute(c.jobName);
       return 0;
     }
@@ -184,7 +184,7 @@ public final class UrlDedupJob {
   private static int embedded(JobConfig c, StreamExecutionEnvironment env, PrintStream err)
       throws Exception {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
-        : Math.min(4, Runtime.getRuntime().availableProcessors()));
+        : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
     String path = c.input;
     String name = c.input;
     if ("-".equals(c.input)) {
@@ -204,7 +204,8 @@ public final class UrlDedupJob {
     LineSink<UrlRecord> out = new LineSink<>(c.output, r -> r.value);
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>(c.dlq, DeadLetterLine::format);
-    DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c);
+    DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
+        c.allowCanonicalizationChange);
     sinks.out().setParallelism(1);
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);

@@ -115,7 +115,8 @@ class ExactlyOnceKafkaTest {
         .map(new FailOnceAfterCheckpoint(200))
         .returns(TypeInformation.of(RawRecord.class))
         .uid("fail-once");
-    DedupPipeline.build(source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config);
+    DedupPipeline.build(source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.perShardSpec(), config.decodeConfig(), config.cachePages(),
+        config.allowCanonicalizationChange);
     JobClient job = env.executeAsync("exactly-once-" + backend);
 
     List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.urldedup.operators.DecodeConfig;
 import io.urldedup.state.FilterSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -58,6 +59,7 @@ class JobConfigTest {
     assertTrue(c.defaultSeed);
     assertEquals(JobConfig.DEFAULT_SEED, c.hashSeed());
     assertEquals(List.of(), c.stripParams);
+    assertFalse(c.allowCanonicalizationChange);
     assertEquals(8L << 20, c.cacheMemoryBytes);
     assertEquals(2048, c.cachePages());
     FilterSpec s = c.perShardSpec();
@@ -76,7 +78,7 @@ class JobConfigTest {
         "--format", "json", "--key", "domain", "--strip-params", "sid,utm_source", "--strip-www",
         "--max-url-bytes", "4096", "--parallelism", "3", "--state-backend", "rocksdb",
         "--checkpoint-dir", "/tmp/ckpt", "--checkpoint-interval", "30s", "--cache-memory", "16m",
-        "--job-name", "crawl-dedup"));
+        "--job-name", "crawl-dedup", "--allow-canonicalization-change"));
     assertEquals(JobConfig.Mode.KAFKA, c.mode);
     assertEquals("localhost:9092", c.bootstrapServers);
     assertEquals(List.of("in"), c.inputTopics);
@@ -99,10 +101,11 @@ class JobConfigTest {
     assertEquals(128, c.maxParallelism());
     assertEquals(255, c.hashSeed());
     assertFalse(c.defaultSeed);
-    assertEquals(JobConfig.Format.JSON, c.format);
-    assertEquals(JobConfig.KeyMode.DOMAIN, c.key);
+    assertEquals(DecodeConfig.Format.JSON, c.format);
+    assertEquals(DecodeConfig.KeyMode.DOMAIN, c.key);
     assertEquals(List.of("sid", "utm_source"), c.stripParams);
     assertTrue(c.stripWww);
+    assertTrue(c.allowCanonicalizationChange);
     assertEquals(4096, c.maxUrlBytes);
     assertEquals(3, c.parallelism);
     assertEquals(JobConfig.StateBackend.ROCKSDB, c.stateBackend);
@@ -119,7 +122,8 @@ class JobConfigTest {
         "bootstrap-servers", "input-topic", "output-topic", "dlq-topic", "group-id", "kafka-properties",
         "starting-offsets", "transactional-id-prefix", "transaction-timeout", "filter", "fpr", "memory",
         "cell-bits", "capacity", "growth", "tightening", "max-memory", "shards", "hash-seed", "format",
-        "key", "strip-params", "strip-www", "max-url-bytes", "parallelism", "state-backend",
+        "key", "strip-params", "strip-www", "max-url-bytes", "allow-canonicalization-change", "parallelism",
+        "state-backend",
         "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name",
         "input", "output", "dlq", "config"));
     assertEquals(covered, JobConfig.flagNames());
@@ -226,7 +230,7 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--tightening", "1"), "--tightening", "between 0 and 1");
     assertMessage(error("--input", "x", "--max-memory", "1x"), "--max-memory", "64m, 1g");
     assertMessage(error("--input", "x", "--max-memory", "256k"), "--max-memory", "4 KiB per shard");
-    assertMessage(error("--input", "x", "--shards", "0"), "--shards", "from 1 to 65536");
+    assertMessage(error("--input", "x", "--shards", "0"), "--shards", "from 1 to 32768");
     assertMessage(error("--input", "x", "--format", "xml"), "--format", "text, json");
     assertMessage(error("--input", "x", "--key", "path"), "--key", "host, domain, none");
     assertMessage(error("--input", "x", "--strip-www=maybe"), "--strip-www", "true, false");
@@ -263,7 +267,7 @@ class JobConfigTest {
   @Test
   void helpDocumentsEveryFlagWithItsDefault() {
     String help = JobConfig.helpText();
-    for (Flag f : JobConfig.FLAGS) {
+    for (Option<?> f : JobConfig.OPTIONS) {
       assertTrue(help.contains("--" + f.name()), f.name());
       if (f.defaultText() != null) {
         assertTrue(help.contains("default: " + f.defaultText()), f.name());

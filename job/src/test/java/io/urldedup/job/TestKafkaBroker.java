@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -12,6 +13,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
@@ -90,14 +92,30 @@ abstract class TestKafkaBroker implements BeforeAllCallback, AfterAllCallback, A
       // (NOT_LEADER_OR_FOLLOWER), which on a loaded machine left an idempotent producer stuck in
       // OUT_OF_ORDER_SEQUENCE_NUMBER retries: wait for the leaders
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!admin.describeTopics(List.of(topics)).allTopicNames().get().values().stream()
-          .allMatch(d -> d.partitions().stream()
-              .allMatch(pi -> pi.leader() != null && !pi.leader().isEmpty()))) {
+      while (!leadersElected(admin, topics)) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("no partition leaders after 30 s for " + List.of(topics));
         }
         Thread.sleep(100);
       }
+    }
+  }
+
+  /**
+   * Whether every partition of the topics has a leader. Right after {@code createTopics} the broker
+   * that answers may not know the topic yet ({@code UnknownTopicOrPartitionException}, a
+   * {@link RetriableException} like {@code LeaderNotAvailableException}): that is "not yet".
+   */
+  private static boolean leadersElected(Admin admin, String... topics) throws Exception {
+    try {
+      return admin.describeTopics(List.of(topics)).allTopicNames().get().values().stream()
+          .allMatch(d -> d.partitions().stream()
+              .allMatch(pi -> pi.leader() != null && !pi.leader().isEmpty()));
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RetriableException) {
+        return false;
+      }
+      throw e;
     }
   }
 

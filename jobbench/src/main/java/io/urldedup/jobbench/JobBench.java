@@ -146,7 +146,8 @@ public final class JobBench {
           .keyBy(new UrlKey(), Types.STRING)
           .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class)).uid("exact").name("exact")
           .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
-      case STABLE, SCALABLE -> DedupPipeline.build(source, sink, null, config)
+      case STABLE, SCALABLE -> DedupPipeline.build(source, sink, null, config.perShardSpec(), config.decodeConfig(),
+              config.cachePages(), config.allowCanonicalizationChange)
           .out().setParallelism(1);
       default -> throw new AssertionError(job);
     }

@@ -1,5 +1,7 @@
 package io.urldedup.operators;
 
+import io.urldedup.state.UrlHasher;
+import io.urldedup.state.UrlMapping;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,7 +39,20 @@ public final class DecodeConfig implements Serializable {
   public static final int MIN_MAX_URL_BYTES = 16;
   public static final int MAX_MAX_URL_BYTES = 65536;
   public static final int DEFAULT_SHARDS = 128;
-  public static final int MAX_SHARDS = 65536;
+  /**
+   * Flink's largest max parallelism (KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM, 2^15):
+   * the job sets max parallelism to max(shards, 128), so more shards could not be scheduled.
+   */
+  public static final int MAX_SHARDS = 1 << 15;
+
+  /**
+   * Version of the canonicalization code itself, part of {@link #canonicalizationFingerprint()}:
+   * bump it in the same commit as any change that gives some URL another canonical form under the
+   * same settings (a new built-in rule, a parser fix), so that a restore of older state is refused
+   * (or, with {@code --allow-canonicalization-change}, accepted with a warning) instead of silently
+   * re-emitting URLs.
+   */
+  public static final int CANONICALIZATION_VERSION = 1;
 
   /** Session-id parameters removed by {@code --strip-params default}. */
   public static final List<String> DEFAULT_STRIP_PARAMS = List.of(
@@ -93,6 +108,59 @@ public final class DecodeConfig implements Serializable {
 
   public boolean stripWww() {
     return stripWww;
+  }
+
+  /**
+   * Every setting that changes canonical forms, one {@code key=value} a line: the code's
+   * {@link #CANONICALIZATION_VERSION}, then each such flag spelled as on the command line
+   * ({@code --strip-www=false}) with a value normalized so that equal behaviour gives equal text
+   * (parameter names sorted). The filter header stores this text next to the fingerprint so that a
+   * refused restore can name the flag that changed. Never holds the seed.
+   *
+   * <p>To add a rule or a parser version: add its line here (a {@code --flag=value} line for a
+   * flag, a {@code name=value} line for a version of built-in behaviour); its value must be stable
+   * across runs and JVMs. {@link #canonicalizationFingerprint()} follows automatically. Adding a
+   * line changes the fingerprint of every existing job, so bump {@link #CANONICALIZATION_VERSION}
+   * only when behaviour changes, and give a new flag's line only when the flag is set off its
+   * default ({@code if (rule != DEFAULT) line(...)}) if its default keeps today's canonical forms:
+   * then existing state keeps restoring without the allow flag.
+   */
+  public String canonicalizationSettings() {
+    StringBuilder b = new StringBuilder();
+    b.append("canonicalization-version=").append(CANONICALIZATION_VERSION).append('\n');
+    List<String> params = new ArrayList<>(stripParams);
+    Collections.sort(params);
+    b.append("--strip-params=").append(params.isEmpty() ? "none" : String.join(",", params)).append('\n');
+    b.append("--strip-www=").append(stripWww).append('\n');
+    return b.toString();
+  }
+
+  /**
+   * A 64-bit fingerprint of {@link #canonicalizationSettings()}: the first 8 bytes (little-endian)
+   * of SHA-256 over a domain prefix and the settings text; never 0 (0 is "unknown" in state written
+   * before the fingerprint existed). The settings hold every input that changes canonical forms
+   * (see there how to add one) and no seed. Recorded in every shard's filter header; a restore
+   * under another fingerprint is refused naming the flags that differ.
+   */
+  public long canonicalizationFingerprint() {
+    try {
+      java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+      sha.update("urldedup-canonicalization-v1\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      sha.update(canonicalizationSettings().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      long fp = java.nio.ByteBuffer.wrap(sha.digest()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+      return fp == UrlMapping.UNKNOWN ? 1 : fp;
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+
+  /**
+   * How URLs map onto filter state under this config: the seed's one-way fingerprint (derived
+   * here and nowhere else), the shard count, the canonicalization fingerprint and settings.
+   */
+  public UrlMapping urlMapping() {
+    return new UrlMapping(new UrlHasher(hashSeed).seedFingerprint(), shards, canonicalizationFingerprint(),
+        canonicalizationSettings());
   }
 
   /** Everything but the seed. */

@@ -8,6 +8,7 @@ import io.urldedup.state.Filters;
 import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.PageSerializer;
 import io.urldedup.state.StableHolding;
+import io.urldedup.state.UrlMapping;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -22,8 +23,6 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The keyed dedup step: after {@code keyBy(r -> r.shard)}, passes on the URLs its shard's filter
@@ -47,9 +46,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Operator uid and the state names below are part of the savepoint format.
  *
- * <p>A restored header built for other parameters or another seed fails the job at restore, without
- * restarts, with the {@link IncompatibleStateException} message, which names the flag; it never
- * silently answers "unseen" for everything.
+ * <p>A restored header built for other parameters, another seed, another shard count or (unless
+ * allowed) other canonicalization settings fails the job at restore, without restarts, with the
+ * {@link IncompatibleStateException} message, which names the flag; it never silently answers
+ * "unseen" for old URLs. Headers of state that predates the shard count and canonicalization
+ * fingerprint accept the current ones and record them when their shard is next written.
  */
 public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     implements OneInputStreamOperator<UrlRecord, UrlRecord> {
@@ -75,21 +76,12 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** A shard whose estimated FPR passes this multiple of the target logs a WARN (once). */
   static final double FPR_WARN_FACTOR = 2;
 
-  private static final Logger LOG = LoggerFactory.getLogger(DedupOperator.class);
+  private static final org.slf4j.Logger WARNINGS = org.slf4j.LoggerFactory.getLogger(DedupOperator.class);
 
-  // the spec's components: FilterSpec need not be Serializable to ship in the job graph
-  private final FilterSpec.Kind kind;
-  private final double fpr;
-  private final long memoryBytes;
-  private final int cellBits;
-  private final long capacity;
-  private final int growth;
-  private final double tightening;
-  private final long maxMemoryBytes;
-  private final long seedFingerprint;
+  private final FilterSpec spec;
+  private final UrlMapping mapping;
   private final int cachePages;
-
-  private transient FilterSpec spec;
+  private final boolean allowCanonicalizationChange;
 
   private transient ValueStateDescriptor<FilterHeader> headerDescriptor;
   private transient ValueState<FilterHeader> headerState;
@@ -105,25 +97,25 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** {@link #GAUGE_PERIOD_NANOS}; tests that measure the record path alone raise it. */
   transient long gaugePeriodNanos;
 
-  public DedupOperator(FilterSpec spec, long seedFingerprint, int cachePages) {
-    if (spec == null) {
-      throw new IllegalArgumentException("a filter spec is required");
+  /**
+   * @param spec      each shard's filter
+   * @param mapping   seed fingerprint, shard count and canonicalization of this job, recorded in new
+   *                  headers and checked against restored ones
+   * @param allowCanonicalizationChange  accept restored state written with other canonicalization
+   *                  settings (logged as a warning) instead of refusing it
+   */
+  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange) {
+    if (spec == null || mapping == null) {
+      throw new IllegalArgumentException("a filter spec and a URL mapping are required");
     }
     if (cachePages < 1 || cachePages > PageCache.MAX_PAGES) {
       throw new IllegalArgumentException(
           "the page cache holds 1 to " + PageCache.MAX_PAGES + " pages of 4 KiB; got " + cachePages);
     }
-    this.kind = spec.kind();
-    this.fpr = spec.fpr();
-    this.memoryBytes = spec.memoryBytes();
-    this.cellBits = spec.cellBits();
-    this.capacity = spec.capacity();
-    this.growth = spec.growth();
-    this.tightening = spec.tightening();
-    this.maxMemoryBytes = spec.maxMemoryBytes();
     this.spec = spec;
-    this.seedFingerprint = seedFingerprint;
+    this.mapping = mapping;
     this.cachePages = cachePages;
+    this.allowCanonicalizationChange = allowCanonicalizationChange;
   }
 
   @Override
@@ -134,7 +126,6 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       throw new IllegalStateException(
           "DedupOperator runs on a stream keyed by the Integer shard: keyBy(r -> r.shard)");
     }
-    spec = new FilterSpec(kind, fpr, memoryBytes, cellBits, capacity, growth, tightening, maxMemoryBytes);
     headerDescriptor = new ValueStateDescriptor<>(HEADER_STATE, new FilterHeaderSerializer());
     headerState = context.getKeyedStateStore().getState(headerDescriptor);
     pageState = context.getKeyedStateStore().getMapState(
@@ -145,8 +136,12 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
   }
 
-  /** Fails the restore at once, not when the first record of an incompatible shard arrives. */
+  /**
+   * Fails the restore at once, not when the first record of an incompatible shard arrives; logs an
+   * allowed canonicalization change once per subtask (the settings hold no seed).
+   */
   private void checkRestoredHeaders() throws Exception {
+    java.util.Set<String> changes = new java.util.TreeSet<>();
     getKeyedStateBackend().applyToAllKeys(
         VoidNamespace.INSTANCE,
         VoidNamespaceSerializer.INSTANCE,
@@ -155,8 +150,17 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
           FilterHeader h = state.value();
           if (h != null) {
             check(h, (Integer) key);
+            String change = h.canonicalizationChange(mapping);
+            if (change != null) {
+              changes.add(change);
+            }
           }
         });
+    for (String change : changes) {
+      WARNINGS.warn("restored state was written with other canonicalization settings ({});"
+          + " --allow-canonicalization-change is given, so it is used anyway: URLs seen before the change"
+          + " may be emitted once more, and the state now records the current settings", change);
+    }
   }
 
   @Override
@@ -199,13 +203,13 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private Shard openShard(int shard) throws Exception {
     FilterHeader h = headerState.value();
     if (h == null) {
-      h = spec.newHeader(seedFingerprint);
+      h = spec.newHeader(mapping);
     } else {
       check(h, shard);
       if (copyState) {
         h = h.copy();
       }
-      h.adopt(spec);
+      h.adopt(spec, mapping);
     }
     Shard s = new Shard(shard, Filters.open(h, cache));
     shards.put(s);
@@ -218,7 +222,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
    */
   private void check(FilterHeader h, int shard) {
     try {
-      h.checkCompatible(spec, seedFingerprint);
+      h.checkCompatible(spec, mapping, allowCanonicalizationChange);
     } catch (IncompatibleStateException e) {
       throw new SuppressRestartsException(new IncompatibleStateException(
           "restored state of shard " + shard + " does not fit this job: " + e.getMessage()));
@@ -330,7 +334,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       cache.selectShard(back);
     }
     metrics.publish(n == 0 ? 0 : fill / n, maxFpr, bytes, maxSlices);
-    metrics.publishSaturation(Math.round(distinct), saturated, maxFpr / fpr);
+    metrics.publishSaturation(Math.round(distinct), saturated, maxFpr / spec.fpr());
   }
 
   /** Scalable: the URLs it recorded (exact counter); stable: the model's estimate of those it still holds. */
@@ -347,15 +351,15 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private void warnOnce(Shard s, FilterHeader h, double shardFpr) {
     if (h.saturated() && !s.warnedSaturated) {
       s.warnedSaturated = true;
-      LOG.warn("shard {} saturated: the next slice would exceed --max-memory ({} bytes per shard, {} URLs"
+      WARNINGS.warn("shard {} saturated: the next slice would exceed --max-memory ({} bytes per shard, {} URLs"
               + " recorded); the shard's false-positive rate rises from here on (now {}, target {})",
-          s.shard, h.spec().maxMemoryBytes(), h.inserts(), shardFpr, fpr);
+          s.shard, h.spec().maxMemoryBytes(), h.inserts(), shardFpr, spec.fpr());
     }
-    if (shardFpr > FPR_WARN_FACTOR * fpr && !s.warnedFpr) {
+    if (shardFpr > FPR_WARN_FACTOR * spec.fpr() && !s.warnedFpr) {
       s.warnedFpr = true;
-      LOG.warn("shard {}: estimated false-positive rate {} is over {}x the target --fpr {} ({} inserts);"
+      WARNINGS.warn("shard {}: estimated false-positive rate {} is over {}x the target --fpr {} ({} inserts);"
               + " unseen URLs are being dropped as seen: raise --max-memory (scalable) or --memory (stable)",
-          s.shard, shardFpr, FPR_WARN_FACTOR, fpr, h.inserts());
+          s.shard, shardFpr, FPR_WARN_FACTOR, spec.fpr(), h.inserts());
     }
   }
 
@@ -493,6 +497,6 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   @Override
   public String toString() {
-    return "DedupOperator{" + kind + ", cachePages=" + cachePages + "}";
+    return "DedupOperator{" + spec.kind() + ", shards=" + mapping.shards() + ", cachePages=" + cachePages + "}";
   }
 }

@@ -33,7 +33,7 @@ class DecodeConfigTest {
     fails(() -> DecodeConfig.builder().format("xml"), "--format", "text, json");
     fails(() -> DecodeConfig.builder().format((String) null), "--format", "text, json");
     fails(() -> DecodeConfig.builder().keyMode("ip"), "--key", "host, domain, none");
-    fails(() -> DecodeConfig.builder().shards(0), "--shards", "1 to 65536");
+    fails(() -> DecodeConfig.builder().shards(0), "--shards", "1 to 32768");
     fails(() -> DecodeConfig.builder().maxUrlBytes(8), "--max-url-bytes", "16 to 65536");
     fails(() -> DecodeConfig.builder().stripParams("sid,,x"), "--strip-params", "default");
     fails(() -> DecodeConfig.builder().stripParams("a=b"), "--strip-params", "comma-separated");
@@ -52,5 +52,29 @@ class DecodeConfigTest {
     DecodeConfig d = InstantiationUtil.clone(c);
     assertEquals(42, d.hashSeed());
     assertEquals(c.toString(), d.toString());
+  }
+
+  /**
+   * The fingerprint covers exactly what changes canonical forms: the rules' settings (order of
+   * --strip-params irrelevant), not the seed, shards, format, key or length limit.
+   */
+  @Test
+  void canonicalizationFingerprintCoversTheCanonicalizationSettingsOnly() {
+    DecodeConfig base = DecodeConfig.builder().hashSeed(42).build();
+    long fp = base.canonicalizationFingerprint();
+    assertTrue(fp != 0, "0 means unknown");
+    DecodeConfig other = DecodeConfig.builder().hashSeed(7).shards(9).format("json").keyMode("domain")
+        .maxUrlBytes(100).build();
+    assertEquals(fp, other.canonicalizationFingerprint());
+    assertEquals(DecodeConfig.builder().stripParams("sid,jsessionid").build().canonicalizationFingerprint(),
+        DecodeConfig.builder().stripParams("JSESSIONID,sid").build().canonicalizationFingerprint());
+    assertTrue(fp != DecodeConfig.builder().stripWww(true).build().canonicalizationFingerprint());
+    assertTrue(fp != DecodeConfig.builder().stripParams("sid").build().canonicalizationFingerprint());
+    assertEquals("canonicalization-version=" + DecodeConfig.CANONICALIZATION_VERSION
+        + "\n--strip-params=jsessionid,sid\n--strip-www=true\n",
+        DecodeConfig.builder().hashSeed(42).stripParams("sid,jsessionid").stripWww(true).build()
+            .canonicalizationSettings());
+    assertEquals(9, other.urlMapping().shards());
+    assertEquals(new io.urldedup.state.UrlHasher(7).seedFingerprint(), other.urlMapping().seedFingerprint());
   }
 }

@@ -1,6 +1,5 @@
 package io.urldedup.operators;
 
-import static io.urldedup.operators.DedupOperatorTestKit.FINGERPRINT;
 import static io.urldedup.operators.DedupOperatorTestKit.SCALABLE;
 import static io.urldedup.operators.DedupOperatorTestKit.STABLE;
 import static io.urldedup.operators.DedupOperatorTestKit.urls;
@@ -64,7 +63,7 @@ class DedupOperatorAllocationTest {
   void steadyStateRecordsAllocateNothing(FilterSpec.Kind kind) throws Exception {
     FilterSpec spec = kind == FilterSpec.Kind.STABLE ? STABLE : SCALABLE;
     CountingOutput out = new CountingOutput();
-    var h = DedupOperatorTestKit.harness(spec, FINGERPRINT, 1024, Backend.HASHMAP, 1, 0);
+    var h = DedupOperatorTestKit.harness(spec, DedupOperatorTestKit.MAPPING, 1024, Backend.HASHMAP, 1, 0);
     h.setOutputCreator(serializer -> out);
     h.open();
     // gauges are recomputed at most every 5 s, off the per-record budget; keep them out of the window

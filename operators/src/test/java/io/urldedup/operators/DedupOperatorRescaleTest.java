@@ -1,6 +1,6 @@
 package io.urldedup.operators;
 
-import static io.urldedup.operators.DedupOperatorTestKit.FINGERPRINT;
+import static io.urldedup.operators.DedupOperatorTestKit.MAPPING;
 import static io.urldedup.operators.DedupOperatorTestKit.MAX_PARALLELISM;
 import static io.urldedup.operators.DedupOperatorTestKit.SCALABLE;
 import static io.urldedup.operators.DedupOperatorTestKit.STABLE;
@@ -67,7 +67,7 @@ class DedupOperatorRescaleTest {
       int p = PARALLELISM[step];
       List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks = new ArrayList<>();
       for (int i = 0; i < p; i++) {
-        var h = harness(spec, FINGERPRINT, 16, backend, p, i);
+        var h = harness(spec, MAPPING, 16, backend, p, i);
         h.initializeState(state == null ? null
             : AbstractStreamOperatorTestHarness.repartitionOperatorState(state, MAX_PARALLELISM, oldParallelism, p, i));
         h.open();

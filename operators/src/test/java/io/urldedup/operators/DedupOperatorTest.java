@@ -1,6 +1,6 @@
 package io.urldedup.operators;
 
-import static io.urldedup.operators.DedupOperatorTestKit.FINGERPRINT;
+import static io.urldedup.operators.DedupOperatorTestKit.MAPPING;
 import static io.urldedup.operators.DedupOperatorTestKit.SCALABLE;
 import static io.urldedup.operators.DedupOperatorTestKit.STABLE;
 import static io.urldedup.operators.DedupOperatorTestKit.assertSameDecisions;
@@ -23,7 +23,6 @@ import io.urldedup.operators.DedupOperatorTestKit.Backend;
 import io.urldedup.operators.DedupOperatorTestKit.Reference;
 import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
-import io.urldedup.state.UrlHasher;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -258,8 +257,7 @@ class DedupOperatorTest {
   @Test
   void restoreWithAnotherSeedFailsNamingTheFlag() throws Exception {
     OperatorSubtaskState s = snapshotOf(SCALABLE);
-    long otherFingerprint = new UrlHasher(DedupOperatorTestKit.SEED + 1).seedFingerprint();
-    var h = harness(SCALABLE, otherFingerprint, 8, Backend.HASHMAP, 1, 0);
+    var h = harness(SCALABLE, DedupOperatorTestKit.decode().hashSeed(DedupOperatorTestKit.SEED + 1).build().urlMapping(), 8, Backend.HASHMAP, 1, 0);
     Exception e = assertThrows(Exception.class, () -> h.initializeState(s));
     assertMessage(e, "--hash-seed");
     assertTrue(ExceptionUtils.findThrowable(e, SuppressRestartsException.class).isPresent(),
@@ -270,14 +268,14 @@ class DedupOperatorTest {
   void restoreWithOtherParametersFailsNamingTheFlag() throws Exception {
     OperatorSubtaskState scalable = snapshotOf(SCALABLE);
     FilterSpec otherFpr = FilterSpec.scalable(1e-5, 100, 2, 0.5, 1L << 20);
-    var h1 = harness(otherFpr, FINGERPRINT, 8, Backend.HASHMAP, 1, 0);
+    var h1 = harness(otherFpr, MAPPING, 8, Backend.HASHMAP, 1, 0);
     assertMessage(assertThrows(Exception.class, () -> h1.initializeState(scalable)), "--fpr");
 
-    var h2 = harness(STABLE, FINGERPRINT, 8, Backend.HASHMAP, 1, 0);
+    var h2 = harness(STABLE, MAPPING, 8, Backend.HASHMAP, 1, 0);
     assertMessage(assertThrows(Exception.class, () -> h2.initializeState(scalable)), "--filter");
 
     OperatorSubtaskState stable = snapshotOf(STABLE);
-    var h3 = harness(FilterSpec.stable(0.01, 128 * 1024, 4), FINGERPRINT, 8, Backend.HASHMAP, 1, 0);
+    var h3 = harness(FilterSpec.stable(0.01, 128 * 1024, 4), MAPPING, 8, Backend.HASHMAP, 1, 0);
     assertMessage(assertThrows(Exception.class, () -> h3.initializeState(stable)), "--memory");
   }
 

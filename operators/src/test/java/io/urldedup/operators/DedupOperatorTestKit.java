@@ -5,6 +5,7 @@ import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
 import io.urldedup.state.HeapPageStore;
 import io.urldedup.state.UrlHasher;
+import io.urldedup.state.UrlMapping;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +37,10 @@ final class DedupOperatorTestKit {
 
   static final long SEED = 0x5EED_1234_ABCD_0001L;
   static final UrlHasher HASHER = new UrlHasher(SEED);
-  static final long FINGERPRINT = HASHER.seedFingerprint();
   static final int SHARDS = 8;
+  /** Seed, {@link #SHARDS} and the default canonicalization, as a job with these flags records them. */
+  static final UrlMapping MAPPING = decode().build().urlMapping();
+  static final long FINGERPRINT = HASHER.seedFingerprint();
   static final int MAX_PARALLELISM = 128;
 
   /**
@@ -57,6 +60,11 @@ final class DedupOperatorTestKit {
   enum Backend { HASHMAP, ROCKSDB }
 
   private DedupOperatorTestKit() {}
+
+  /** The decode settings behind {@link #MAPPING}; tests change one setting to get another mapping. */
+  static DecodeConfig.Builder decode() {
+    return DecodeConfig.builder().hashSeed(SEED).shards(SHARDS);
+  }
 
   static UrlRecord record(String url, boolean force) {
     return record(url, force, SHARDS);
@@ -86,11 +94,16 @@ final class DedupOperatorTestKit {
   }
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
-      FilterSpec spec, long fingerprint, int cachePages, Backend backend, int parallelism, int subtask)
+      FilterSpec spec, UrlMapping mapping, int cachePages, Backend backend, int parallelism, int subtask)
       throws Exception {
+    return harness(new DedupOperator(spec, mapping, cachePages, false), backend, parallelism, subtask);
+  }
+
+  static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
+      DedupOperator operator, Backend backend, int parallelism, int subtask) throws Exception {
     KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
         new KeyedOneInputStreamOperatorTestHarness<>(
-            new DedupOperator(spec, fingerprint, cachePages), r -> r.shard, Types.INT,
+            operator, r -> r.shard, Types.INT,
             MAX_PARALLELISM, parallelism, subtask);
     h.setStateBackend(stateBackend(backend));
     h.setCheckpointStorage(new JobManagerCheckpointStorage(64 << 20));
@@ -99,8 +112,12 @@ final class DedupOperatorTestKit {
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> open(
       FilterSpec spec, int cachePages, Backend backend, OperatorSubtaskState restore) throws Exception {
-    KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
-        harness(spec, FINGERPRINT, cachePages, backend, 1, 0);
+    return open(new DedupOperator(spec, MAPPING, cachePages, false), backend, restore);
+  }
+
+  static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> open(
+      DedupOperator operator, Backend backend, OperatorSubtaskState restore) throws Exception {
+    KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h = harness(operator, backend, 1, 0);
     h.initializeState(restore);
     h.open();
     return h;
@@ -196,17 +213,23 @@ final class DedupOperatorTestKit {
   /** The same decisions made by the filters directly over heap pages: what the operator must match. */
   static final class Reference {
     private final FilterSpec spec;
+    private final UrlMapping mapping;
     private final Map<Integer, DedupFilter> filters = new HashMap<>();
 
     Reference(FilterSpec spec) {
+      this(spec, MAPPING);
+    }
+
+    Reference(FilterSpec spec, UrlMapping mapping) {
       this.spec = spec;
+      this.mapping = mapping;
     }
 
     List<Boolean> feed(List<UrlRecord> records) {
       List<Boolean> decisions = new ArrayList<>(records.size());
       for (UrlRecord r : records) {
         DedupFilter f = filters.computeIfAbsent(r.shard,
-            s -> Filters.open(spec.newHeader(FINGERPRINT), new HeapPageStore()));
+            s -> Filters.open(spec.newHeader(mapping), new HeapPageStore()));
         if (r.force) {
           f.add(r.h1, r.h2);
           decisions.add(true);

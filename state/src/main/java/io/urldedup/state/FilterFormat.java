@@ -19,7 +19,7 @@ import java.util.zip.CheckedOutputStream;
  * <pre>
  * offset  size  field
  * 0       4     magic "UDFL" (0x55 0x44 0x46 0x4C)
- * 4       4     u32 format version (1)
+ * 4       4     u32 format version (2; 1 is read too)
  * 8       1     u8 filter kind (0 stable, 1 scalable)
  * 9       4     u32 header length L
  * 13      L     header ({@link FilterHeaderCodec}: parameters, seed fingerprint, counters, slices)
@@ -28,13 +28,17 @@ import java.util.zip.CheckedOutputStream;
  * end-4   4     u32 CRC32C of every preceding byte
  * </pre>
  *
- * Page records have a fixed size, so record i starts at {@link #pageRecordOffset}: a reader can
+ * Version 2 differs from 1 only inside the header (layout 2 adds the shard count and the
+ * canonicalization fingerprint, {@link FilterHeader#FORMAT_VERSION}); version 1 files read with
+ * those UNKNOWN.
+ *
+ * <p>Page records have a fixed size, so record i starts at {@link #pageRecordOffset}: a reader can
  * seek to (or binary-search for) a page. All-zero pages are omitted (they read as zeros).
  */
 public final class FilterFormat {
 
   public static final byte[] MAGIC = {'U', 'D', 'F', 'L'};
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
   public static final int PAGE_RECORD_BYTES = 8 + PageStore.PAGE_BYTES;
 
   private FilterFormat() {}

@@ -4,25 +4,35 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * The small, mutable, persisted part of one shard's filter: kind, format version, seed fingerprint
- * (never the seed), the spec it was built from, the concrete geometry, insert counters and, for the
- * scalable filter, its slices. The bulk of the filter lives in pages of a {@link PageStore}.
+ * The small, mutable, persisted part of one shard's filter: kind, format version, the
+ * {@link UrlMapping} (seed fingerprint, never the seed; shard count; canonicalization fingerprint),
+ * the spec it was built from, the concrete geometry, insert counters and, for the scalable filter,
+ * its slices. The bulk of the filter lives in pages of a {@link PageStore}.
  *
  * <p>Inserts mutate the counters in place; the operator persists the header with
  * {@link FilterHeaderSerializer}, {@link FilterFormat} writes it with the pages.
  */
 public final class FilterHeader {
 
-  /** Version of the header's persisted layout (FilterFormat and FilterHeaderSerializer). */
-  public static final int FORMAT_VERSION = 1;
+  /**
+   * Version of the header's persisted layout (FilterFormat and FilterHeaderSerializer). 1: the
+   * original; 2: appends the shard count and the canonicalization fingerprint and settings (read
+   * from version 1 as {@link UrlMapping#UNKNOWN}, which accepts and adopts the current values).
+   */
+  public static final int FORMAT_VERSION = 2;
   /** Slices are addressed by the top 16 bits of the page id; far more than any cap allows. */
   public static final int MAX_SLICES = 64;
   /** Page id = slice << SLICE_SHIFT | page within slice. */
   public static final int SLICE_SHIFT = 48;
 
   final FilterSpec.Kind kind;
+  /** The layout version this header was read with (FORMAT_VERSION when built here); it is always written as FORMAT_VERSION. */
   final int formatVersion;
   final long seedFingerprint;
+  // the rest of the UrlMapping; UNKNOWN in version 1 headers until adopted
+  int shards;
+  long canonicalizationFingerprint;
+  String canonicalizationSettings = "";
   // the spec, as given
   final double fpr;
   final long memoryBytes;
@@ -67,14 +77,22 @@ public final class FilterHeader {
     this.blocks = blocks;
   }
 
-  static FilterHeader stable(FilterSpec s, long seedFingerprint, FilterMath.StableGeometry g) {
-    return new FilterHeader(FilterSpec.Kind.STABLE, FORMAT_VERSION, seedFingerprint, s.fpr(), s.memoryBytes(),
-        s.cellBits(), 0, 0, 0, 0, g.k(), g.p(), g.blockWords(), g.blocks());
+  static FilterHeader stable(FilterSpec s, UrlMapping m, FilterMath.StableGeometry g) {
+    return new FilterHeader(FilterSpec.Kind.STABLE, FORMAT_VERSION, m.seedFingerprint(), s.fpr(), s.memoryBytes(),
+        s.cellBits(), 0, 0, 0, 0, g.k(), g.p(), g.blockWords(), g.blocks()).bind(m);
   }
 
-  static FilterHeader scalable(FilterSpec s, long seedFingerprint) {
-    return new FilterHeader(FilterSpec.Kind.SCALABLE, FORMAT_VERSION, seedFingerprint, s.fpr(), 0, 0,
-        s.capacity(), s.growth(), s.tightening(), s.maxMemoryBytes(), 0, 0, 0, 0);
+  static FilterHeader scalable(FilterSpec s, UrlMapping m) {
+    return new FilterHeader(FilterSpec.Kind.SCALABLE, FORMAT_VERSION, m.seedFingerprint(), s.fpr(), 0, 0,
+        s.capacity(), s.growth(), s.tightening(), s.maxMemoryBytes(), 0, 0, 0, 0).bind(m);
+  }
+
+  /** Records the shard count and canonicalization of {@code m} (the seed fingerprint is final). */
+  FilterHeader bind(UrlMapping m) {
+    shards = m.shards();
+    canonicalizationFingerprint = m.canonicalizationFingerprint();
+    canonicalizationSettings = m.canonicalizationSettings();
+    return this;
   }
 
   /** Appends a slice sized for {@code cap} elements at {@code sliceFpr}; returns its index. */
@@ -129,6 +147,11 @@ public final class FilterHeader {
     return seedFingerprint;
   }
 
+  /** Seed fingerprint, shard count and canonicalization this state was written under (UNKNOWN parts in v1 state). */
+  public UrlMapping mapping() {
+    return new UrlMapping(seedFingerprint, shards, canonicalizationFingerprint, canonicalizationSettings);
+  }
+
   /** The spec this header was built from (with the current memory cap). */
   public FilterSpec spec() {
     return kind == FilterSpec.Kind.STABLE
@@ -179,9 +202,13 @@ public final class FilterHeader {
 
   /**
    * Throws {@link IncompatibleStateException} if state written under this header cannot serve
-   * {@code spec} with this seed. A changed {@code --max-memory} is compatible (see {@link #adopt}).
+   * {@code spec} under mapping {@code now}: another seed, shard count, filter kind or filter
+   * parameter, or other canonicalization settings unless {@code allowCanonicalizationChange}.
+   * A changed {@code --max-memory} is compatible, and so is an UNKNOWN shard count or
+   * canonicalization on either side (see {@link #adopt}).
    */
-  public void checkCompatible(FilterSpec spec, long fingerprint) {
+  public void checkCompatible(FilterSpec spec, UrlMapping now, boolean allowCanonicalizationChange) {
+    long fingerprint = now.seedFingerprint();
     if (formatVersion > FORMAT_VERSION) {
       throw new IncompatibleStateException("state was written by a newer urldedup (filter format version "
           + formatVersion + ", this build reads up to " + FORMAT_VERSION + "); upgrade, or start from empty state");
@@ -190,6 +217,11 @@ public final class FilterHeader {
       throw new IncompatibleStateException(String.format(
           "state was written with a different --hash-seed (fingerprint %016x vs %016x); restore with the original"
               + " seed or start from empty state", seedFingerprint, fingerprint));
+    }
+    if (shards != UrlMapping.UNKNOWN && now.shards() != UrlMapping.UNKNOWN && shards != now.shards()) {
+      throw new IncompatibleStateException("state was written with --shards " + shards + " but this job has --shards "
+          + now.shards() + ": every URL would move to another shard and old URLs would come back as unseen;"
+          + " restore with --shards " + shards + " or start from empty state");
     }
     if (spec.kind() != kind) {
       throw new IncompatibleStateException("state holds a " + lower(kind) + " filter but --filter is "
@@ -210,13 +242,68 @@ public final class FilterHeader {
       throw new IncompatibleStateException("state was written with different filter parameters (" + diff
           + "); restore with the original values or start from empty state");
     }
+    String canonicalization = canonicalizationChange(now);
+    if (canonicalization != null && !allowCanonicalizationChange) {
+      throw new IncompatibleStateException("state was written with other canonicalization settings ("
+          + canonicalization + "): stored URLs were canonicalized the old way, so they can come back as unseen;"
+          + " restore with the original values, start from empty state, or give --allow-canonicalization-change"
+          + " to accept that");
+    }
   }
 
-  /** Takes over what may change across restores: the scalable memory cap (raising it lets the filter grow again). */
-  public void adopt(FilterSpec spec) {
+  /**
+   * What differs between this state's canonicalization and {@code now}'s, naming the flags
+   * ({@code --strip-www true in state vs false now}); null if nothing does or either is UNKNOWN.
+   * Never secret: the settings hold no seed.
+   */
+  public String canonicalizationChange(UrlMapping now) {
+    if (canonicalizationFingerprint == UrlMapping.UNKNOWN
+        || now.canonicalizationFingerprint() == UrlMapping.UNKNOWN
+        || canonicalizationFingerprint == now.canonicalizationFingerprint()) {
+      return null;
+    }
+    java.util.Map<String, String> was = settings(canonicalizationSettings);
+    java.util.Map<String, String> is = settings(now.canonicalizationSettings());
+    java.util.Set<String> keys = new java.util.LinkedHashSet<>(was.keySet());
+    keys.addAll(is.keySet());
+    StringBuilder diff = new StringBuilder();
+    for (String key : keys) {
+      differ(diff, key, was.getOrDefault(key, "(unset)"), is.getOrDefault(key, "(unset)"));
+    }
+    if (diff.length() == 0) {
+      diff.append(String.format("canonicalization fingerprint %016x in state vs %016x now",
+          canonicalizationFingerprint, now.canonicalizationFingerprint()));
+    }
+    return diff.toString();
+  }
+
+  private static java.util.Map<String, String> settings(String text) {
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    for (String line : text.split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        out.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Takes over what may change across restores (call after {@link #checkCompatible}): the scalable
+   * memory cap (raising it lets the filter grow again), an UNKNOWN shard count or canonicalization
+   * (version 1 state), and an allowed canonicalization change.
+   */
+  public void adopt(FilterSpec spec, UrlMapping now) {
     if (kind == FilterSpec.Kind.SCALABLE && spec.kind() == kind && spec.maxMemoryBytes() != maxMemoryBytes) {
       maxMemoryBytes = spec.maxMemoryBytes();
       saturated = false;
+    }
+    if (shards == UrlMapping.UNKNOWN) {
+      shards = now.shards();
+    }
+    if (now.canonicalizationFingerprint() != UrlMapping.UNKNOWN) {
+      canonicalizationFingerprint = now.canonicalizationFingerprint();
+      canonicalizationSettings = now.canonicalizationSettings();
     }
   }
 
@@ -237,6 +324,9 @@ public final class FilterHeader {
   public FilterHeader copy() {
     FilterHeader h = new FilterHeader(kind, formatVersion, seedFingerprint, fpr, memoryBytes, cellBits, capacity,
         growth, tightening, maxMemoryBytes, k, p, blockWords, blocks);
+    h.shards = shards;
+    h.canonicalizationFingerprint = canonicalizationFingerprint;
+    h.canonicalizationSettings = canonicalizationSettings;
     h.inserts = inserts;
     h.saturated = saturated;
     h.slices = slices;
@@ -248,6 +338,7 @@ public final class FilterHeader {
     return h;
   }
 
+  /** Equal content; not the layout version it was read with (a v1 header equals its v2 rewrite). */
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -256,7 +347,9 @@ public final class FilterHeader {
     if (!(o instanceof FilterHeader h)) {
       return false;
     }
-    return kind == h.kind && formatVersion == h.formatVersion && seedFingerprint == h.seedFingerprint
+    return kind == h.kind && seedFingerprint == h.seedFingerprint && shards == h.shards
+        && canonicalizationFingerprint == h.canonicalizationFingerprint
+        && canonicalizationSettings.equals(h.canonicalizationSettings)
         && Double.compare(fpr, h.fpr) == 0 && memoryBytes == h.memoryBytes && cellBits == h.cellBits
         && capacity == h.capacity && growth == h.growth && Double.compare(tightening, h.tightening) == 0
         && maxMemoryBytes == h.maxMemoryBytes && inserts == h.inserts && k == h.k && p == h.p
@@ -275,12 +368,12 @@ public final class FilterHeader {
   public String toString() {
     if (kind == FilterSpec.Kind.STABLE) {
       return String.format(java.util.Locale.ROOT,
-          "FilterHeader{stable, v%d, fpr=%s, d=%d, K=%d, P=%d, blockWords=%d, blocks=%d, inserts=%d}",
-          formatVersion, fpr, cellBits, k, p, blockWords, blocks, inserts);
+          "FilterHeader{stable, v%d, shards=%d, fpr=%s, d=%d, K=%d, P=%d, blockWords=%d, blocks=%d, inserts=%d}",
+          formatVersion, shards, fpr, cellBits, k, p, blockWords, blocks, inserts);
     }
     return String.format(java.util.Locale.ROOT,
-        "FilterHeader{scalable, v%d, fpr=%s, capacity=%d, growth=%d, tightening=%s, maxMemory=%d, slices=%d,"
-            + " inserts=%d, saturated=%s}",
-        formatVersion, fpr, capacity, growth, tightening, maxMemoryBytes, slices, inserts, saturated);
+        "FilterHeader{scalable, v%d, shards=%d, fpr=%s, capacity=%d, growth=%d, tightening=%s, maxMemory=%d,"
+            + " slices=%d, inserts=%d, saturated=%s}",
+        formatVersion, shards, fpr, capacity, growth, tightening, maxMemoryBytes, slices, inserts, saturated);
   }
 }

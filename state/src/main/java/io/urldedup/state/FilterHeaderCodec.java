@@ -3,6 +3,7 @@ package io.urldedup.state;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The persisted layout of a {@link FilterHeader}, explicit little-endian over any DataOutput
@@ -14,14 +15,19 @@ import java.io.IOException;
  * f64 fpr, u64 memoryBytes, u32 cellBits, u64 capacity, u32 growth, f64 tightening, u64 maxMemoryBytes,
  * u64 inserts, u32 K, u32 P, u32 blockWords, u64 blocks,
  * u8 saturated, u32 slices, slices x (u64 capacity, f64 fpr, u64 blocks, u32 k, u64 count)
+ * version 2 appends:
+ * u32 shards, u64 canonicalizationFingerprint, u32 L, L bytes UTF-8 canonicalization settings
  * </pre>
+ *
+ * Always writes {@link FilterHeader#FORMAT_VERSION}; reads every version from 1. Version 1 records
+ * read with the shard count and canonicalization {@link UrlMapping#UNKNOWN}.
  */
 final class FilterHeaderCodec {
 
   private FilterHeaderCodec() {}
 
   static void write(FilterHeader h, DataOutput out) throws IOException {
-    out.writeInt(Integer.reverseBytes(h.formatVersion));
+    out.writeInt(Integer.reverseBytes(FilterHeader.FORMAT_VERSION));
     out.writeByte(h.kind.ordinal());
     out.writeLong(Long.reverseBytes(h.seedFingerprint));
     writeDouble(out, h.fpr);
@@ -45,6 +51,11 @@ final class FilterHeaderCodec {
       out.writeInt(Integer.reverseBytes(h.sliceK[i]));
       out.writeLong(Long.reverseBytes(h.sliceCount[i]));
     }
+    out.writeInt(Integer.reverseBytes(h.shards));
+    out.writeLong(Long.reverseBytes(h.canonicalizationFingerprint));
+    byte[] settings = h.canonicalizationSettings.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(Integer.reverseBytes(settings.length));
+    out.write(settings);
   }
 
   static FilterHeader read(DataInput in) throws IOException {
@@ -86,6 +97,21 @@ final class FilterHeaderCodec {
       int sk = Integer.reverseBytes(in.readInt());
       long count = Long.reverseBytes(in.readLong());
       h.appendSlice(cap, eps, b, sk, count);
+    }
+    if (version >= 2) {
+      int shards = Integer.reverseBytes(in.readInt());
+      if (shards < 0) {
+        throw new IOException("corrupt filter header: " + shards + " shards");
+      }
+      h.shards = shards;
+      h.canonicalizationFingerprint = Long.reverseBytes(in.readLong());
+      int length = Integer.reverseBytes(in.readInt());
+      if (length < 0 || length > UrlMapping.MAX_SETTINGS_BYTES) {
+        throw new IOException("corrupt filter header: canonicalization settings of " + length + " bytes");
+      }
+      byte[] settings = new byte[length];
+      in.readFully(settings);
+      h.canonicalizationSettings = new String(settings, StandardCharsets.UTF_8);
     }
     return h;
   }

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * What a job asks for, per shard: the filter kind and its targets. Validated on construction with
- * messages that name the user-facing flag. {@link #newHeader(long)} turns it into concrete
+ * messages that name the user-facing flag. {@link #newHeader(UrlMapping)} turns it into concrete
  * parameters (cells, K, P, slices) with the sizing math in {@link FilterMath}.
  *
  * <p>Fields that do not apply to the kind are zero.
@@ -26,7 +26,7 @@ public record FilterSpec(
     long capacity,
     int growth,
     double tightening,
-    long maxMemoryBytes) {
+    long maxMemoryBytes) implements java.io.Serializable {
 
   public enum Kind { STABLE, SCALABLE }
 
@@ -36,6 +36,9 @@ public record FilterSpec(
   public static final long MAX_MEMORY_BYTES = 1L << 40;
   public static final double MIN_FPR = 1e-9;
   public static final double MAX_FPR = 0.5;
+  public static final int MIN_CELL_BITS = 1;
+  public static final int MAX_CELL_BITS = 4;
+  public static final int MIN_GROWTH = 2;
   public static final int MAX_GROWTH = 16;
   public static final long MAX_CAPACITY = 1L << 40;
 
@@ -52,7 +55,7 @@ public record FilterSpec(
         throw new IllegalArgumentException("--memory (per shard) must be between 4096 bytes (one 4 KiB page) and "
             + MAX_MEMORY_BYTES + " bytes (1 TiB); got " + memoryBytes);
       }
-      if (cellBits < 1 || cellBits > 4) {
+      if (cellBits < MIN_CELL_BITS || cellBits > MAX_CELL_BITS) {
         throw new IllegalArgumentException("--cell-bits must be 1, 2, 3 or 4 (cells count down from 2^d-1); got " + cellBits);
       }
       if (capacity != 0 || growth != 0 || tightening != 0 || maxMemoryBytes != 0) {
@@ -64,8 +67,8 @@ public record FilterSpec(
         throw new IllegalArgumentException("--capacity (URLs the first slice holds, per shard) must be between 1 and "
             + MAX_CAPACITY + "; got " + capacity);
       }
-      if (growth < 2 || growth > MAX_GROWTH) {
-        throw new IllegalArgumentException("--growth must be an integer between 2 and " + MAX_GROWTH
+      if (growth < MIN_GROWTH || growth > MAX_GROWTH) {
+        throw new IllegalArgumentException("--growth must be an integer between " + MIN_GROWTH + " and " + MAX_GROWTH
             + " (2 or 4 recommended); got " + growth);
       }
       if (!(tightening > 0 && tightening < 1)) {
@@ -98,14 +101,19 @@ public record FilterSpec(
     return new FilterSpec(Kind.SCALABLE, fpr, 0, 0, capacity, growth, tightening, maxMemoryBytes);
   }
 
-  /** Concrete parameters for an empty filter written with this seed fingerprint. */
-  public FilterHeader newHeader(long seedFingerprint) {
+  /** Concrete parameters for an empty filter written under {@code mapping}. */
+  public FilterHeader newHeader(UrlMapping mapping) {
     if (kind == Kind.STABLE) {
       FilterMath.StableGeometry g = FilterMath.stableGeometry(fpr, memoryBytes, cellBits);
-      return FilterHeader.stable(this, seedFingerprint, g);
+      return FilterHeader.stable(this, mapping, g);
     }
-    FilterHeader h = FilterHeader.scalable(this, seedFingerprint);
+    FilterHeader h = FilterHeader.scalable(this, mapping);
     h.addSlice(capacity, fpr * (1 - tightening));
     return h;
+  }
+
+  /** An empty filter that records only the seed fingerprint (no shard count, no canonicalization): tools, tests. */
+  public FilterHeader newHeader(long seedFingerprint) {
+    return newHeader(UrlMapping.seedOnly(seedFingerprint));
   }
 }

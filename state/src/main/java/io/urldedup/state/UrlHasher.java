@@ -7,9 +7,14 @@ import net.openhft.hashing.LongTupleHashFunction;
  *
  * <p>Everything downstream (shard choice, block choice, probe positions, stable-filter decay
  * positions, the latter together with the filter's insert counter) is derived from the two
- * 64-bit halves, so a URL is hashed exactly once. The seed is
- * secret so that an adversary cannot craft URLs that collide in the filter (pollution attacks,
- * Gerbet, Kaafar, Mehta 2015); only {@link #seedFingerprint()} may be persisted or shown.
+ * 64-bit halves, so a URL is hashed exactly once.
+ *
+ * <p>The seed is secret so that an adversary cannot compute which shard, block and bits a URL
+ * sets: without it they cannot search offline for URLs that pollute one block or that cover a
+ * victim URL's bits (Gerbet, Kaafar, Mehta 2015); their URLs act as random keys. XXH3 is not a
+ * keyed PRF: pairs of URLs that collide under every seed may exist, but such a pair only hides the
+ * attacker's own second URL. SeedPollutionTest measures both cases. Only {@link #seedFingerprint()}
+ * may be persisted or shown.
  *
  * <p>{@code hashBytes} is used rather than {@code hashChars}: it is 2-3x faster and it is the
  * hash of the bytes that crawlers actually exchange.

@@ -47,17 +47,36 @@ class FilterFormatTest {
   /** The golden files pin the byte layout: magic, version, LE header, page records, CRC32C. */
   @Test
   void goldenFilesAreReproducedAndReadable() throws IOException {
-    assertArrayEquals(resource("stable-v1.udfl"), toBytes(GoldenFilters.stable()), "stable layout changed");
-    assertArrayEquals(resource("scalable-v1.udfl"), toBytes(GoldenFilters.scalable()), "scalable layout changed");
-    FilterFormat.Loaded s = FilterFormat.fromBytes(resource("scalable-v1.udfl"));
+    assertArrayEquals(resource("stable-v2.udfl"), toBytes(GoldenFilters.stable()), "stable layout changed");
+    assertArrayEquals(resource("scalable-v2.udfl"), toBytes(GoldenFilters.scalable()), "scalable layout changed");
+    FilterFormat.Loaded s = FilterFormat.fromBytes(resource("scalable-v2.udfl"));
     assertEquals(3, s.header().slices());
-    assertEquals(new UrlHasher(GoldenFilters.SEED).seedFingerprint(), s.header().seedFingerprint());
-    s.header().checkCompatible(FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20), s.header().seedFingerprint());
+    assertEquals(GoldenFilters.MAPPING, s.header().mapping());
+    s.header().checkCompatible(FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20), GoldenFilters.MAPPING, false);
+  }
+
+  /**
+   * Version 1 files (header layout 1) still read, with the shard count and canonicalization
+   * UNKNOWN: the same header and pages as today's filter with only the seed recorded, and they
+   * accept (then adopt) any shard count and canonicalization.
+   */
+  @Test
+  void version1FilesStillRead() throws IOException {
+    FilterFormat.Loaded stable = FilterFormat.fromBytes(resource("stable-v1.udfl"));
+    FilterFormat.Loaded scalable = FilterFormat.fromBytes(resource("scalable-v1.udfl"));
+    assertEquals(1, stable.header().formatVersion());
+    assertArrayEquals(toBytes(GoldenFilters.stable(GoldenFilters.V1_MAPPING)), toBytes(stable));
+    assertArrayEquals(toBytes(GoldenFilters.scalable(GoldenFilters.V1_MAPPING)), toBytes(scalable));
+    assertEquals(GoldenFilters.V1_MAPPING, scalable.header().mapping());
+    FilterSpec spec = FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20);
+    scalable.header().checkCompatible(spec, GoldenFilters.MAPPING, false);
+    scalable.header().adopt(spec, GoldenFilters.MAPPING);
+    assertEquals(GoldenFilters.MAPPING, scalable.header().mapping());
   }
 
   @Test
   void layoutIsLittleEndianAndPageAddressable() throws IOException {
-    byte[] bytes = resource("stable-v1.udfl");
+    byte[] bytes = resource("stable-v2.udfl");
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     assertEquals('U', b.get(0));
     assertEquals('L', b.get(3));
@@ -77,7 +96,7 @@ class FilterFormatTest {
 
   @Test
   void corruptionIsDetected() throws IOException {
-    byte[] bytes = resource("stable-v1.udfl");
+    byte[] bytes = resource("stable-v2.udfl");
     byte[] flipped = bytes.clone();
     flipped[flipped.length / 2] ^= 1;
     assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(flipped)).getMessage()
@@ -86,9 +105,9 @@ class FilterFormatTest {
     badMagic[0] = 'X';
     assertThrows(IOException.class, () -> FilterFormat.fromBytes(badMagic));
     byte[] future = bytes.clone();
-    future[4] = 2;
+    future[4] = 3;
     assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(future)).getMessage()
-        .contains("version 2"));
+        .contains("version 3"));
   }
 
   @Test
@@ -113,7 +132,7 @@ class FilterFormatTest {
   void regenerateGoldenFiles() throws IOException {
     Path dir = Path.of("src/test/resources/golden");
     Files.createDirectories(dir);
-    Files.write(dir.resolve("stable-v1.udfl"), toBytes(GoldenFilters.stable()));
-    Files.write(dir.resolve("scalable-v1.udfl"), toBytes(GoldenFilters.scalable()));
+    Files.write(dir.resolve("stable-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.stable()));
+    Files.write(dir.resolve("scalable-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.scalable()));
   }
 }

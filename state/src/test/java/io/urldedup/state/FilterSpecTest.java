@@ -35,17 +35,17 @@ class FilterSpecTest {
   void incompatibleStateNamesWhatDiffersAndWhatToDo() {
     FilterSpec spec = FilterSpec.stable(0.01, 1 << 20, 3);
     FilterHeader h = spec.newHeader(0xa1b2L);
-    h.checkCompatible(spec, 0xa1b2L);
-    String seed = assertThrows(IncompatibleStateException.class, () -> h.checkCompatible(spec, 0xc3d4L)).getMessage();
+    h.checkCompatible(spec, UrlMapping.seedOnly(0xa1b2L), false);
+    String seed = assertThrows(IncompatibleStateException.class, () -> h.checkCompatible(spec, UrlMapping.seedOnly(0xc3d4L), false)).getMessage();
     assertTrue(seed.contains("--hash-seed") && seed.contains("a1b2") && seed.contains("c3d4")
         && seed.contains("start from empty state"), seed);
     String memory = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.stable(0.01, 1 << 21, 3), 0xa1b2L)).getMessage();
+        () -> h.checkCompatible(FilterSpec.stable(0.01, 1 << 21, 3), UrlMapping.seedOnly(0xa1b2L), false)).getMessage();
     assertTrue(memory.contains("--memory 1048576 in state vs 2097152 now"), memory);
     String kind = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.scalable(0.01, 1000, 2, 0.5, 1 << 20), 0xa1b2L)).getMessage();
+        () -> h.checkCompatible(FilterSpec.scalable(0.01, 1000, 2, 0.5, 1 << 20), UrlMapping.seedOnly(0xa1b2L), false)).getMessage();
     assertTrue(kind.contains("--filter stable"), kind);
-    assertTrue(assertThrows(IllegalStateException.class, () -> h.checkCompatible(spec, 1))
+    assertTrue(assertThrows(IllegalStateException.class, () -> h.checkCompatible(spec, UrlMapping.seedOnly(1), false))
         instanceof IncompatibleStateException);
   }
 

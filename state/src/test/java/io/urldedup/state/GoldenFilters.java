@@ -7,6 +7,11 @@ final class GoldenFilters {
 
   static final long SEED = 0x0123456789abcdefL;
   static final int URLS = 200;
+  /** What the current (v2) files record: shard count and canonicalization as a job would. */
+  static final UrlMapping MAPPING = new UrlMapping(new UrlHasher(SEED).seedFingerprint(), 16, 0x0fedcba987654321L,
+      "canonicalization-version=1\n--strip-params=none\n--strip-www=true\n");
+  /** What the v1 files hold: the seed fingerprint only. */
+  static final UrlMapping V1_MAPPING = UrlMapping.seedOnly(new UrlHasher(SEED).seedFingerprint());
 
   private GoldenFilters() {}
 
@@ -16,17 +21,25 @@ final class GoldenFilters {
 
   /** Stable, 8 KiB (2 pages), d = 2, 200 URLs. */
   static FilterFormat.Loaded stable() {
-    return build(FilterSpec.stable(0.01, 8 << 10, 2));
+    return stable(MAPPING);
+  }
+
+  static FilterFormat.Loaded stable(UrlMapping mapping) {
+    return build(FilterSpec.stable(0.01, 8 << 10, 2), mapping);
   }
 
   /** Scalable, first slice 64 URLs: 200 URLs make 3 slices of one page each. */
   static FilterFormat.Loaded scalable() {
-    return build(FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20));
+    return scalable(MAPPING);
   }
 
-  static FilterFormat.Loaded build(FilterSpec spec) {
+  static FilterFormat.Loaded scalable(UrlMapping mapping) {
+    return build(FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20), mapping);
+  }
+
+  static FilterFormat.Loaded build(FilterSpec spec, UrlMapping mapping) {
     UrlHasher hasher = new UrlHasher(SEED);
-    FilterHeader h = spec.newHeader(hasher.seedFingerprint());
+    FilterHeader h = spec.newHeader(mapping);
     HeapPageStore pages = new HeapPageStore();
     DedupFilter f = Filters.open(h, pages);
     long[] hash = new long[2];

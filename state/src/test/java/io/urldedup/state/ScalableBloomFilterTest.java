@@ -122,8 +122,8 @@ class ScalableBloomFilterTest {
       assertTrue(f.mightContain(Keys.h1(31, j), Keys.h2(31, j)));
     }
     FilterSpec raised = FilterSpec.scalable(eps, n0, 2, 0.5, 4 * cap);
-    h.checkCompatible(raised, 9);
-    h.adopt(raised);
+    h.checkCompatible(raised, h.mapping(), false);
+    h.adopt(raised, h.mapping());
     DedupFilter reopened = Filters.open(h, pages);
     reopened.testAndAdd(Keys.h1(34, 0), Keys.h2(34, 0));
     assertFalse(h.saturated());

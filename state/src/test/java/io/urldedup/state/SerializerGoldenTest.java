@@ -18,17 +18,28 @@ import org.junit.jupiter.api.Test;
 /**
  * Pins the serializers' snapshots and data: golden snapshot bytes (written with
  * TypeSerializerSnapshot.writeVersionedSnapshot, as Flink writes them into a checkpoint) and golden
- * records. A future serializer version must keep passing this test with the v1 files: restore
- * the v1 snapshot, resolve compatibility against the current snapshot, read the v1 records.
+ * records. Every older file must keep passing: restore its snapshot, resolve compatibility against
+ * the current snapshot, read its records; the current version's files are also reproduced byte
+ * for byte. Filter header: v1 (layout 1) and v2 (layout 2, with shard count and canonicalization).
  */
 class SerializerGoldenTest {
 
+  /** The current version's records. */
   static FilterHeader[] headers() {
-    FilterHeader stable = FilterSpec.stable(0.01, 1 << 20, 3).newHeader(0xa1b2c3d4e5f60718L);
-    FilterHeader used = FilterSpec.stable(0.001, 4 << 20, 4).newHeader(42);
+    return headers(2);
+  }
+
+  /** Version 1 holds no shard count or canonicalization; version 2 the mapping of each record. */
+  static FilterHeader[] headers(int version) {
+    boolean v1 = version == 1;
+    FilterHeader stable = FilterSpec.stable(0.01, 1 << 20, 3).newHeader(v1 ? UrlMapping.seedOnly(0xa1b2c3d4e5f60718L)
+        : new UrlMapping(0xa1b2c3d4e5f60718L, 128, 0x1122334455667788L, "canonicalization-version=1\n--strip-www=false\n"));
+    FilterHeader used = FilterSpec.stable(0.001, 4 << 20, 4).newHeader(v1 ? UrlMapping.seedOnly(42)
+        : new UrlMapping(42, 1, -1L, "--strip-params=jsessionid,sid\n--strip-www=true\n\u00e9"));
     used.inserts = 123_456_789L;
-    FilterHeader scalable = GoldenFilters.scalable().header();
-    FilterHeader capped = FilterSpec.scalable(0.02, 1000, 4, 0.85, 1 << 20).newHeader(-1);
+    FilterHeader scalable = (v1 ? GoldenFilters.scalable(GoldenFilters.V1_MAPPING) : GoldenFilters.scalable()).header();
+    FilterHeader capped = FilterSpec.scalable(0.02, 1000, 4, 0.85, 1 << 20).newHeader(v1 ? UrlMapping.seedOnly(-1)
+        : new UrlMapping(-1, 65536, 1, ""));
     capped.saturated = true;
     capped.sliceCount[0] = 5000;
     return new FilterHeader[] {stable, used, scalable, capped};
@@ -51,23 +62,32 @@ class SerializerGoldenTest {
 
   @Test
   void filterHeaderSerializerV1() throws IOException {
-    check(FilterHeaderSerializer.INSTANCE, "filter-header-serializer", headers());
+    check(FilterHeaderSerializer.INSTANCE, "filter-header-serializer", 1, false, headers(1));
+  }
+
+  @Test
+  void filterHeaderSerializerV2() throws IOException {
+    check(FilterHeaderSerializer.INSTANCE, "filter-header-serializer", 2, true, headers(2));
   }
 
   @Test
   void pageSerializerV1() throws IOException {
-    check(PageSerializer.INSTANCE, "page-serializer", pages());
+    check(PageSerializer.INSTANCE, "page-serializer", 1, true, pages());
   }
 
-  private static <T> void check(TypeSerializer<T> current, String name, T[] expected) throws IOException {
-    byte[] snapshotBytes = resource(name + "-snapshot-v1");
-    assertArrayEquals(snapshot(current), snapshotBytes, "snapshot bytes of the current version changed");
+  /** {@code current}: the files of this version are what this build writes, byte for byte. */
+  private static <T> void check(TypeSerializer<T> serializer, String name, int version, boolean current, T[] expected)
+      throws IOException {
+    byte[] snapshotBytes = resource(name + "-snapshot-v" + version);
+    if (current) {
+      assertArrayEquals(snapshot(serializer), snapshotBytes, "snapshot bytes of the current version changed");
+    }
     TypeSerializerSnapshot<T> old = TypeSerializerSnapshot.readVersionedSnapshot(
         new DataInputDeserializer(snapshotBytes), SerializerGoldenTest.class.getClassLoader());
-    TypeSerializerSchemaCompatibility<T> compat = current.snapshotConfiguration().resolveSchemaCompatibility(old);
+    TypeSerializerSchemaCompatibility<T> compat = serializer.snapshotConfiguration().resolveSchemaCompatibility(old);
     assertTrue(compat.isCompatibleAsIs(), name + ": " + compat);
     TypeSerializer<T> restored = old.restoreSerializer();
-    DataInputDeserializer in = new DataInputDeserializer(resource(name + "-data-v1"));
+    DataInputDeserializer in = new DataInputDeserializer(resource(name + "-data-v" + version));
     int n = in.readInt();
     assertEquals(expected.length, n);
     for (T e : expected) {
@@ -79,7 +99,9 @@ class SerializerGoldenTest {
       }
     }
     assertEquals(0, in.available());
-    assertArrayEquals(data(current, expected), resource(name + "-data-v1"), "record bytes changed");
+    if (current) {
+      assertArrayEquals(data(serializer, expected), resource(name + "-data-v" + version), "record bytes changed");
+    }
   }
 
   @Test
@@ -109,8 +131,9 @@ class SerializerGoldenTest {
   }
 
   /**
-   * Regenerates the golden snapshot and data files; only for a new serializer version, as new
-   * files (-v2) next to the v1 files, which must stay readable. Remove @Disabled, run
+   * Writes the current version's golden snapshot and data files; only for a new serializer or
+   * layout version, as new files next to the older ones, which must stay readable (add a check
+   * for them above with {@code current = false}). Remove @Disabled, run
    * {@code mvn -B -ntp -q -o -pl state -am test -Dtest=SerializerGoldenTest}, restore @Disabled.
    */
   @Disabled("regenerates src/test/resources/golden; see the javadoc")
@@ -118,8 +141,9 @@ class SerializerGoldenTest {
   void regenerate() throws IOException {
     Path dir = Path.of("src/test/resources/golden");
     Files.createDirectories(dir);
-    Files.write(dir.resolve("filter-header-serializer-snapshot-v1"), snapshot(FilterHeaderSerializer.INSTANCE));
-    Files.write(dir.resolve("filter-header-serializer-data-v1"), data(FilterHeaderSerializer.INSTANCE, headers()));
+    int header = FilterHeader.FORMAT_VERSION;
+    Files.write(dir.resolve("filter-header-serializer-snapshot-v" + header), snapshot(FilterHeaderSerializer.INSTANCE));
+    Files.write(dir.resolve("filter-header-serializer-data-v" + header), data(FilterHeaderSerializer.INSTANCE, headers()));
     Files.write(dir.resolve("page-serializer-snapshot-v1"), snapshot(PageSerializer.INSTANCE));
     Files.write(dir.resolve("page-serializer-data-v1"), data(PageSerializer.INSTANCE, pages()));
   }

@@ -155,7 +155,7 @@ class StableBloomFilterTest {
     while (hotModel(g, repeats) < HOT_LEVEL) {
       repeats++;
     }
-    FilterHeader h = FilterHeader.stable(FilterSpec.stable(EPS, MEMORY, d), 1, g);
+    FilterHeader h = FilterHeader.stable(FilterSpec.stable(EPS, MEMORY, d), UrlMapping.seedOnly(1), g);
     StableBloomFilter f = new StableBloomFilter(h, new HeapPageStore());
     long hot1 = Keys.h1(5, 0);
     long hot2 = Keys.h2(5, 0);

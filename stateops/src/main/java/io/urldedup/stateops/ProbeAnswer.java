@@ -3,8 +3,8 @@ package io.urldedup.stateops;
 /**
  * One probed URL's answer from {@link ProbeReader} (a Flink POJO). {@code index} is the URL's
  * position in the query; {@code slice} the oldest scalable slice holding it, -1 if unseen or
- * stable. A record with index -1 reports a shard's stored seed fingerprint instead, so that the
- * caller can refuse a wrong seed.
+ * stable. A record with index -1 reports a shard's stored {@link io.urldedup.state.UrlMapping}
+ * (seed fingerprint, shards, canonicalization) instead, so that the caller can refuse a wrong seed.
  */
 public class ProbeAnswer {
 
@@ -13,6 +13,9 @@ public class ProbeAnswer {
   public boolean seen;
   public int slice;
   public long seedFingerprint;
+  public int shards;
+  public long canonicalizationFingerprint;
+  public String canonicalizationSettings;
 
   public ProbeAnswer() {}
 
@@ -25,9 +28,18 @@ public class ProbeAnswer {
     return a;
   }
 
-  static ProbeAnswer fingerprint(int shard, long seedFingerprint) {
+  static ProbeAnswer mapping(int shard, io.urldedup.state.UrlMapping m) {
     ProbeAnswer a = of(-1, shard, false, -1);
-    a.seedFingerprint = seedFingerprint;
+    a.seedFingerprint = m.seedFingerprint();
+    a.shards = m.shards();
+    a.canonicalizationFingerprint = m.canonicalizationFingerprint();
+    a.canonicalizationSettings = m.canonicalizationSettings();
     return a;
+  }
+
+  /** The mapping a record with index -1 reports. */
+  io.urldedup.state.UrlMapping mapping() {
+    return new io.urldedup.state.UrlMapping(seedFingerprint, shards, canonicalizationFingerprint,
+        canonicalizationSettings == null ? "" : canonicalizationSettings);
   }
 }

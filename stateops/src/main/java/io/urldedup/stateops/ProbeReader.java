@@ -43,7 +43,7 @@ final class ProbeReader extends KeyedStateReaderFunction<Integer, ProbeAnswer> {
     if (h == null) {
       return;
     }
-    out.collect(ProbeAnswer.fingerprint(shard, h.seedFingerprint()));
+    out.collect(ProbeAnswer.mapping(shard, h.mapping()));
     long[] q = queries.get(shard);
     if (q == null) {
       return;

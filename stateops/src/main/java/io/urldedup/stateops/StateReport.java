@@ -10,6 +10,7 @@ import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
 import io.urldedup.state.PageStore;
 import io.urldedup.state.StableHolding;
+import io.urldedup.state.UrlMapping;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -66,6 +67,12 @@ public final class StateReport {
       throw new IllegalStateException("the snapshot holds no filter shard (no URL was ever processed)");
     }
     return shards.get(0).header();
+  }
+
+  /** --shards as recorded in the headers (format 2); for older state, the shards present. */
+  public int shardCount() {
+    int recorded = first().mapping().shards();
+    return recorded != UrlMapping.UNKNOWN ? recorded : shards.size();
   }
 
   public FilterSpec.Kind kind() {
@@ -134,15 +141,19 @@ public final class StateReport {
     StringBuilder b = new StringBuilder();
     FilterHeader h = first();
     FilterSpec spec = h.spec();
-    int n = shards.size();
+    int n = shardCount();
+    UrlMapping m = h.mapping();
     line(b, "state: %s", at.path());
     line(b, "  %s, max parallelism %d, %s on disk (%s of state in the metadata), %d subtask states",
         at.nativeRocksDb() ? "native RocksDB snapshot" : "canonical savepoint format", at.maxParallelism(),
         FilterPlan.bytes(bytesOnDisk), FilterPlan.bytes(at.stateBytes()), at.subtasks());
     line(b, "filter: %s, format v%d, seed fingerprint %016x (a hash of the seed, never the seed)", lower(h.kind()),
         h.formatVersion(), h.seedFingerprint());
-    line(b, "  flags: %s", flags(spec, n));
-    line(b, "shards in state: %d", n);
+    line(b, "  flags: %s --shards %s", flags(spec, n), m.shards() == UrlMapping.UNKNOWN ? "(not recorded)" : m.shards());
+    line(b, "  canonicalization: %s", m.canonicalizationFingerprint() == UrlMapping.UNKNOWN ? "(not recorded)"
+        : String.format(Locale.ROOT, "fingerprint %016x (%s)", m.canonicalizationFingerprint(),
+            m.canonicalizationSettings().replace('\n', ' ').trim()));
+    line(b, "shards in state: %d of %d", shards.size(), n);
     if (h.kind() == FilterSpec.Kind.STABLE) {
       line(b, "distinct URLs: %,d inserted (a repeat is a read); the model says %,.0f are still held, the rest"
           + " forgotten", inserts(), held());
@@ -241,6 +252,10 @@ public final class StateReport {
       g.writeStringField("kind", lower(h.kind()));
       g.writeNumberField("formatVersion", h.formatVersion());
       g.writeStringField("seedFingerprint", String.format("%016x", h.seedFingerprint()));
+      g.writeNumberField("shards", shardCount());
+      g.writeStringField("canonicalizationFingerprint",
+          String.format("%016x", h.mapping().canonicalizationFingerprint()));
+      g.writeStringField("canonicalizationSettings", h.mapping().canonicalizationSettings());
       g.writeNumberField("fpr", spec.fpr());
       if (stable) {
         g.writeNumberField("memoryBytesPerShard", spec.memoryBytes());
@@ -253,7 +268,7 @@ public final class StateReport {
       }
       g.writeEndObject();
       g.writeObjectFieldStart("total");
-      g.writeNumberField("shards", shards.size());
+      g.writeNumberField("shardsInState", shards.size());
       g.writeNumberField("inserts", inserts());
       if (stable) {
         g.writeNumberField("heldEstimate", Math.round(held()));
@@ -261,9 +276,9 @@ public final class StateReport {
         g.writeNumberField("bitEstimate", Math.round(bitEstimate()));
         g.writeNumberField("bitEstimateSd", Math.round(bitEstimateSd()));
         FilterMath.ScalableCap cap = FilterMath.scalableCap(spec);
-        g.writeNumberField("capReachedAtUrls", cap.elements() * shards.size());
-        g.writeNumberField("capBytes", cap.bytes() * shards.size());
-        g.writeNumberField("maxMemoryBytes", spec.maxMemoryBytes() * shards.size());
+        g.writeNumberField("capReachedAtUrls", cap.elements() * shardCount());
+        g.writeNumberField("capBytes", cap.bytes() * shardCount());
+        g.writeNumberField("maxMemoryBytes", spec.maxMemoryBytes() * shardCount());
         g.writeNumberField("saturatedShards", saturatedShards());
       }
       g.writeNumberField("memoryBytes", memoryBytes());

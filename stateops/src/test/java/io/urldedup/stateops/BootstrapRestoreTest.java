@@ -76,7 +76,7 @@ class BootstrapRestoreTest {
     env.setParallelism(2);
     Path out = dir.resolve("savepoint-bootstrap");
     FilterStateWriter.bootstrap(env.fromData(records).setParallelism(1),
-        new DedupOperator(spec, TestUrls.FINGERPRINT, 16), backend(backend), TestUrls.MAX_PARALLELISM,
+        new DedupOperator(spec, TestUrls.MAPPING, 16, false), backend(backend), TestUrls.MAX_PARALLELISM,
         out.toUri().toString());
     env.execute("bootstrap");
     return out;
@@ -100,7 +100,7 @@ class BootstrapRestoreTest {
     List<String> out = new ArrayList<>();
     try (CloseableIterator<UrlRecord> it = env.fromData(input).setParallelism(1)
         .keyBy(r -> r.shard, Types.INT)
-        .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(spec, TestUrls.FINGERPRINT, 16))
+        .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(spec, TestUrls.MAPPING, 16, false))
         .uid(DedupOperator.UID)
         .executeAndCollect()) {
       it.forEachRemaining(r -> out.add(r.url));

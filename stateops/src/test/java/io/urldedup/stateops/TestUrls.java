@@ -8,6 +8,7 @@ import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
 import io.urldedup.state.HeapPageStore;
 import io.urldedup.state.UrlHasher;
+import io.urldedup.state.UrlMapping;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +22,9 @@ final class TestUrls {
   static final long SEED = 0x5EED_5747_E0B5_0001L;
   static final UrlHasher HASHER = new UrlHasher(SEED);
   static final long FINGERPRINT = HASHER.seedFingerprint();
-  static final int SHARDS = 8;
+  static final int SHARDS_ = 8;
+  static final UrlMapping MAPPING = new UrlMapping(FINGERPRINT, SHARDS_, 0x7E57_CA70_0000_0001L, "--test=1");
+  static final int SHARDS = SHARDS_;
   static final int MAX_PARALLELISM = 128;
 
   private TestUrls() {}
@@ -64,7 +67,7 @@ final class TestUrls {
     List<String> feed(List<UrlRecord> records) {
       List<String> emitted = new ArrayList<>();
       for (UrlRecord r : records) {
-        DedupFilter f = filters.computeIfAbsent(r.shard, s -> Filters.open(spec.newHeader(FINGERPRINT), new HeapPageStore()));
+        DedupFilter f = filters.computeIfAbsent(r.shard, s -> Filters.open(spec.newHeader(MAPPING), new HeapPageStore()));
         if (!f.testAndAdd(r.h1, r.h2)) {
           emitted.add(r.url);
         }

@@ -1,0 +1,104 @@
+package io.urldedup.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class AgedMathTest {
+
+  /**
+   * The paper's recursion (Shtul et al. 2020, Sec. 4): F(a, i) = 1 if a = k; 0 if i > l + a;
+   * else r_i F(a+1, i+1) + (1 - r_i) F(0, i+1), r_i = (i+1)/(2k) for i < k, 1/2 after.
+   */
+  static double paperFpr(int k, int l) {
+    Map<Long, Double> memo = new HashMap<>();
+    return paper(k, l, 0, 0, memo);
+  }
+
+  private static double paper(int k, int l, int a, int i, Map<Long, Double> memo) {
+    if (a == k) {
+      return 1;
+    }
+    if (i > l + a) {
+      return 0;
+    }
+    long key = (long) a << 32 | i;
+    Double v = memo.get(key);
+    if (v != null) {
+      return v;
+    }
+    double r = i < k ? (i + 1) / (2.0 * k) : 0.5;
+    double x = r * paper(k, l, a + 1, i + 1, memo) + (1 - r) * paper(k, l, 0, i + 1, memo);
+    memo.put(key, x);
+    return x;
+  }
+
+  /** The run-probability chain is the paper's recursion when given the paper's fills. */
+  @ParameterizedTest
+  @CsvSource({"1,1", "3,4", "6,10", "10,7", "14,50", "4,60"})
+  void runProbabilityIsThePapersRecursion(int k, int l) {
+    double[] p = new double[k + l];
+    for (int i = 0; i < p.length; i++) {
+      p[i] = i < k ? (i + 1) / (2.0 * k) : 0.5;
+    }
+    assertEquals(paperFpr(k, l), AgedMath.runProbability(p, k, new double[k]), 1e-12 * paperFpr(k, l) + 1e-300);
+  }
+
+  /** A known value: the paper's Table (k = 10, l = 7) is about 0.1%; decred's CalcFPRate(10, 7). */
+  @Test
+  void paperTableValue() {
+    double f = paperFpr(10, 7);
+    assertTrue(f > 5e-4 && f < 2e-3, "F(10, 7) = " + f);
+  }
+
+  /**
+   * Blocked fills are correlated through the row loads, so the blocked FPR is above the
+   * mean-field one at the same mean fills (Jensen over the convex run probability); the MC error
+   * is what {@link AgedMath#SAMPLES} claims (standard error at most 3% of the mean: about 1% at
+   * FPR 1%, 2.7% at 1e-6, where the run probability's tail is heavier).
+   */
+  @ParameterizedTest
+  @CsvSource({"8,51,3.36", "6,10,4.38", "14,20,1.55"})
+  void blockedModelIsAboveTheMeanFieldAndPrecise(int k, int l, double lambda) {
+    double[] mc = AgedMath.runMoments(k, l, lambda, 0, AgedMath.SAMPLES, 1);
+    double mf = AgedMath.fpr(k, l, lambda, 0);
+    assertTrue(mc[0] > mf, "blocked " + mc[0] + " vs mean field " + mf);
+    double se = mc[1] / Math.sqrt(AgedMath.SAMPLES);
+    assertTrue(se < 0.03 * mc[0], "MC standard error " + se + " of " + mc[0]);
+    // another seed agrees within 4 standard errors
+    double[] other = AgedMath.runMoments(k, l, lambda, 0, AgedMath.SAMPLES, 2);
+    assertEquals(mc[0], other[0], 4 * Math.sqrt(2) * se);
+  }
+
+  /** Sizing meets the target FPR, and the default (no --generations) meets the 10% slack. */
+  @ParameterizedTest
+  @CsvSource({"0.01,0", "0.001,0", "0.01,10", "0.001,20", "1e-6,0"})
+  void sizingMeetsTheTargets(double eps, int generations) {
+    AgedMath.Geometry g = AgedMath.geometry(eps, generations, AgedMath.DEFAULT_SLACK, 100_000);
+    assertTrue(g.fpr() <= eps * (1 + 1e-9), "FPR " + g.fpr() + " for " + eps);
+    if (generations == 0) {
+      assertTrue(g.slack() <= AgedMath.DEFAULT_SLACK + 1e-9, "slack " + g.slack());
+    } else {
+      assertEquals(generations, g.l());
+    }
+    assertTrue(g.seenAfter(g.l()) == 1 && g.seenAfter(g.forgottenByShifts()) <= 1 - AgedMath.FORGOTTEN_SHARE);
+    assertTrue(g.forgottenByShifts() <= g.slices(), "gone after R shifts at the latest");
+    assertTrue(g.rows() * g.lambda() >= 100_000 * (1 - 1e-9));
+  }
+
+  @Test
+  void geometryValidates() {
+    assertThrows(IllegalArgumentException.class, () -> new AgedMath.Geometry(20, 45, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> new AgedMath.Geometry(0, 4, 1, 1));
+    AgedMath.Geometry g = new AgedMath.Geometry(8, 51, 1000, 3000);
+    assertEquals(8, g.rowsPerPage()); // 511 words / 59
+    assertEquals(125, g.pages());
+    assertEquals(51 * 3000L, g.guaranteedInserts());
+  }
+}

@@ -3,6 +3,7 @@ package io.urldedup.job;
 import io.urldedup.operators.DeadLetter;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterPlan;
+import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.FilterSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,12 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Properties;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.runtime.client.JobExecutionException;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import io.urldedup.operators.RawRecord;
 
@@ -38,8 +41,14 @@ public final class UrlDedupJob {
       while (root.getCause() != null && root.getCause() != root) {
         root = root.getCause();
       }
-      System.err.println("urldedup: error: the job failed: " + root);
-      code = 1;
+      if (root instanceof IncompatibleStateException) {
+        // restored state that does not fit the flags: a usage error, the message names the flag
+        System.err.println("urldedup: error: " + root.getMessage());
+        code = ConfigException.EXIT_CODE;
+      } else {
+        System.err.println("urldedup: error: the job failed: " + root);
+        code = 1;
+      }
     }
     if (code != 0) {
       System.exit(code);
@@ -71,6 +80,26 @@ public final class UrlDedupJob {
           out.print(plan(JobConfig.parseForPlan(rest, System.getenv())));
           return 0;
         }
+        case "bootstrap" -> {
+          if (wantsHelp(rest, out)) {
+            return 0;
+          }
+          return StateCommands.bootstrap(JobConfig.parse(rest), err);
+        }
+        case "inspect" -> {
+          if (wantsHelp(rest, out)) {
+            return 0;
+          }
+          return StateCommands.inspect(JobConfig.parseForPlan(rest, System.getenv()), out);
+        }
+        case "probe" -> {
+          if (wantsHelp(rest, out)) {
+            return 0;
+          }
+          List<List<String>> split = JobConfig.splitPositionals(rest);
+          return StateCommands.probe(JobConfig.parseForPlan(split.get(0).toArray(String[]::new), System.getenv()),
+              split.get(1), out);
+        }
         case "run" -> {
           if (wantsHelp(rest, out)) {
             return 0;
@@ -78,7 +107,7 @@ public final class UrlDedupJob {
           return execute(JobConfig.parse(rest), err);
         }
         default -> throw new ConfigException("unknown command '" + command
-            + "'; accepted: run, plan, version, help");
+            + "'; accepted: run, plan, bootstrap, inspect, probe, version, help");
       }
     } catch (ConfigException e) {
       err.println("urldedup: error: " + e.getMessage());
@@ -153,14 +182,23 @@ public final class UrlDedupJob {
     return u == 0 ? n + " B" : String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
   }
 
-  private static int execute(JobConfig c, PrintStream err) throws Exception {
+  static void warnIfDefaultSeed(JobConfig c, PrintStream err) {
     if (c.defaultSeed) {
       err.println("urldedup: warning: no --hash-seed or " + JobConfig.SEED_ENV + " given: using the"
           + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
           + " production and keep it (a restore with another seed is refused).");
     }
-    StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(JobEnvironment.configuration(c));
+  }
+
+  private static int execute(JobConfig c, PrintStream err) throws Exception {
+    warnIfDefaultSeed(c, err);
+    Configuration conf = JobEnvironment.configuration(c);
+    EmbeddedState state = c.mode == JobConfig.Mode.EMBEDDED && c.isSet(JobConfig.STATE)
+        ? EmbeddedState.open(c.get(JobConfig.STATE)) : null;
+    if (state != null) {
+      state.configure(conf);
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     if (c.mode == JobConfig.Mode.KAFKA) {
       if (c.parallelism > 0) {
         env.setParallelism(c.parallelism);
@@ -178,10 +216,11 @@ public final class UrlDedupJob {
       env.execute(c.jobName);
       return 0;
     }
-    return embedded(c, env, err);
+    return embedded(c, env, state, err);
   }
 
-  private static int embedded(JobConfig c, StreamExecutionEnvironment env, PrintStream err)
+  /** @param state null unless {@code --state} was given */
+  private static int embedded(JobConfig c, StreamExecutionEnvironment env, EmbeddedState state, PrintStream err)
       throws Exception {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
         : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
@@ -197,10 +236,12 @@ public final class UrlDedupJob {
     } else if (!Files.isReadable(Path.of(c.input))) {
       throw new ConfigException("--input: cannot read " + c.input + "; accepted: a readable file or -");
     }
-    DataStream<RawRecord> source = env
-        .fromSource(new LineFileSource(path, name), WatermarkStrategy.noWatermarks(), "file source")
+    LineFileSource file = new LineFileSource(path, name);
+    DataStream<RawRecord> source = (state == null
+        ? env.fromSource(file, WatermarkStrategy.noWatermarks(), "file source")
+        : env.fromSource(state.hold(file), WatermarkStrategy.noWatermarks(), "file source", file.getProducedType()))
         .setParallelism(1)
-        .uid("file-source");
+        .uid(state == null ? "file-source" : state.sourceUid());
     LineSink<UrlRecord> out = new LineSink<>(c.output, r -> r.value);
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>(c.dlq, DeadLetterLine::format);
@@ -210,7 +251,7 @@ public final class UrlDedupJob {
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);
     }
-    JobExecutionResult result = env.execute(c.jobName);
+    JobExecutionResult result = state == null ? env.execute(c.jobName) : state.execute(env, c.jobName, err);
     RunSummary summary = RunSummary.of(result.getAllAccumulatorResults());
     err.print(summary.render(dlq == null));
     return 0;

@@ -38,7 +38,7 @@ public class ProbeAnswer {
   }
 
   /** The mapping a record with index -1 reports. */
-  io.urldedup.state.UrlMapping mapping() {
+  public io.urldedup.state.UrlMapping storedMapping() {
     return new io.urldedup.state.UrlMapping(seedFingerprint, shards, canonicalizationFingerprint,
         canonicalizationSettings == null ? "" : canonicalizationSettings);
   }

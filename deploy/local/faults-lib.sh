@@ -232,6 +232,14 @@ read_output() {
   done
 }
 
+# truth_of_topic TOPIC_LINES INPUT TRUTH: the truth lines of the input lines that are in the
+# topic (as a multiset), relabelled first/repeat in input order
+truth_of_topic() {
+  awk -v truth="$3" 'FNR == NR { c[$0]++; next }
+    { if ((getline t < truth) <= 0) exit 1
+      if (c[$0] > 0) { c[$0]--; u = substr(t, index(t, "\t") + 1); print (seen[u]++ ? "repeat" : "first") "\t" u } }' "$1" "$2"
+}
+
 fault_check() {
   java -Xmx1g -cp "$REL_REPO/state/target/classes" "$REL_HERE/FaultCheck.java" "$@"
 }

@@ -112,7 +112,7 @@ final class EmbeddedState {
       CompletableFuture<JobExecutionResult> result = client.getJobExecutionResult();
       CompletableFuture.anyOf(HoldAtEndSource.ended(token), result).get();
       if (!result.isDone() && stopping.compareAndSet(false, true)) {
-        saved(client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get(), err);
+        saved(stopWithSavepoint(client, result), err);
       }
       return result.get();
     } catch (ExecutionException e) {
@@ -123,6 +123,25 @@ final class EmbeddedState {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
         // the hook is running: it saves the state
+      }
+    }
+  }
+
+  /**
+   * A short input can end before every task is running (a RocksDB restore takes a while); a
+   * savepoint then fails with "not all required tasks are currently running": try again.
+   */
+  private String stopWithSavepoint(JobClient client, CompletableFuture<JobExecutionResult> result) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_SAVEPOINT_SECONDS);
+    while (true) {
+      try {
+        return client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
+      } catch (ExecutionException e) {
+        if (result.isDone() || System.nanoTime() > deadline
+            || !String.valueOf(e.getCause()).contains("not being executed at the moment")) {
+          throw e;
+        }
+        Thread.sleep(200);
       }
     }
   }

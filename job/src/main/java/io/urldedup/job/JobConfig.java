@@ -163,11 +163,20 @@ public final class JobConfig {
   /** Given alone (or empty), the session-id list: a bare flag means "the usual ones". */
   public static final Option<String> STRIP_PARAMS = Option.string("strip-params", "[LIST]").in(DECODE)
       .defaultValue(NONE)
-      .help("Remove these query and path parameters (comma-separated names, case-insensitive)."
-          + " Without a list, or 'default': " + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS)
-          + ". 'none': keep all.");
+      .help("Opt-in rule: remove these query and path parameters (comma-separated names,"
+          + " case-insensitive, '*' a wildcard: utm_*). Without a list, or 'default': "
+          + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS) + ". 'none': keep all."
+          + " See docs/canonicalization.md for every rule.");
   public static final Option<Boolean> STRIP_WWW = Option.toggle("strip-www").in(DECODE)
-      .help("Drop a leading 'www.' from hosts.");
+      .help("Opt-in rule: drop a leading 'www.' from hosts (while a registrable domain remains).");
+  public static final Option<Boolean> SORT_PARAMS = Option.toggle("sort-params").in(DECODE)
+      .help("Opt-in rule: sort query parameters by name (stable). Merges ?b=2&a=1 with ?a=1&b=2.");
+  public static final Option<Boolean> DROP_EMPTY_PARAMS = Option.toggle("drop-empty-params")
+      .in(DECODE)
+      .help("Opt-in rule: remove empty query pairs (&&) and parameters with an empty value (a=).");
+  public static final Option<Boolean> COLLAPSE_SLASHES = Option.toggle("collapse-slashes")
+      .in(DECODE)
+      .help("Opt-in rule: collapse runs of '/' in paths (merges bucket//key with bucket/key).");
   public static final Option<Integer> MAX_URL_BYTES = Option.integer("max-url-bytes", "N",
           DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES)
       .in(DECODE).defaultValue(Integer.toString(DecodeConfig.DEFAULT_MAX_URL_BYTES))
@@ -212,7 +221,8 @@ public final class JobConfig {
       BOOTSTRAP_SERVERS, INPUT_TOPIC, OUTPUT_TOPIC, DLQ_TOPIC, GROUP_ID, KAFKA_PROPERTIES, STARTING_OFFSETS,
       TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT,
       FILTER_KIND, FPR, MEMORY, CELL_BITS, CAPACITY, GROWTH, TIGHTENING, MAX_MEMORY, SHARDS, HASH_SEED,
-      FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
+      FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, SORT_PARAMS, DROP_EMPTY_PARAMS, COLLAPSE_SLASHES,
+      MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
       PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, JOB_NAME, CONFIG,
       STATE, JSON);
 
@@ -464,6 +474,9 @@ public final class JobConfig {
           .keyMode(key)
           .stripParams(strip.isEmpty() ? "default" : strip)
           .stripWww(stripWww)
+          .sortParams(get(SORT_PARAMS))
+          .dropEmptyParams(get(DROP_EMPTY_PARAMS))
+          .collapseSlashes(get(COLLAPSE_SLASHES))
           .maxUrlBytes(maxUrlBytes)
           .shards(shards)
           .hashSeed(hashSeed)
@@ -624,6 +637,7 @@ public final class JobConfig {
         .append("  bootstrap  --input FILE|- --state DIR: a savepoint holding FILE's URLs as seen\n")
         .append("  inspect  --state DIR [--json]: what the filter state holds, per shard and in total\n")
         .append("  probe    --state DIR URL... | --input FILE: canonical form and seen/unseen per URL\n")
+        .append("           (plan --json: the same numbers as one JSON document, docs/plan-json.md)\n")
         .append("  version  print the version\n")
         .append("  help     print this text\n");
     String section = null;

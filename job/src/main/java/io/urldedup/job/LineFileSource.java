@@ -12,50 +12,59 @@ import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.connector.source.lib.util.IteratorSourceEnumerator;
-import org.apache.flink.api.connector.source.lib.util.IteratorSourceReader;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
- * The embedded mode's bounded source: one local file, one record per line, checkpointed as a byte
- * offset (so a run with checkpointing resumes where it was). One reader reads the file; the
- * decoder fans out after it.
+ * The embedded mode's source: one local file (bounded, checkpointed as a byte offset, so a run
+ * with checkpointing resumes where it was) or stdin ({@code -}: an unbounded stream, read as it
+ * arrives, until its end or a stop signal). One record per line ({@link LineReader}); one reader
+ * reads, the decoder fans out after it. What a line becomes is the {@link LineHook}'s: by
+ * default a record with origin {@code name:line}.
  */
 public final class LineFileSource
     implements Source<RawRecord, LineSplit, Collection<LineSplit>>, ResultTypeQueryable<RawRecord> {
 
   private final String path;
   private final String name;
+  private final LineHook hook;
 
-  /** @param name what origins say instead of the path ({@code name:line}) */
+  /**
+   * @param path a file, or {@code -} for stdin
+   * @param name what origins say instead of the path ({@code name:line})
+   */
   public LineFileSource(String path, String name) {
+    this(path, name, LineHook.origins(name));
+  }
+
+  public LineFileSource(String path, String name, LineHook hook) {
     this.path = path;
     this.name = name;
+    this.hook = hook;
   }
 
   @Override
   public Boundedness getBoundedness() {
-    return Boundedness.BOUNDED;
+    return LineSplit.STDIN.equals(path) ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
   }
 
   @Override
   public SourceReader<RawRecord, LineSplit> createReader(SourceReaderContext context) {
-    return new IteratorSourceReader<>(context);
+    return new LineSourceReader(context, hook);
   }
 
   @Override
   public SplitEnumerator<LineSplit, Collection<LineSplit>> createEnumerator(
       SplitEnumeratorContext<LineSplit> context) {
-    return new IteratorSourceEnumerator<>(context, List.of(new LineSplit(path, name, 0, 0)));
+    return new LineSplitEnumerator(context, List.of(new LineSplit(path, name, 0, 0)));
   }
 
   @Override
   public SplitEnumerator<LineSplit, Collection<LineSplit>> restoreEnumerator(
       SplitEnumeratorContext<LineSplit> context, Collection<LineSplit> checkpoint) {
-    return new IteratorSourceEnumerator<>(context, checkpoint);
+    return new LineSplitEnumerator(context, checkpoint);
   }
 
   @Override
@@ -84,7 +93,8 @@ public final class LineFileSource
     return new LineSplit(in.readUTF(), in.readUTF(), in.readLong(), in.readLong());
   }
 
-  private static final class SplitSerializer implements SimpleVersionedSerializer<LineSplit> {
+  /** Version 1: path, name (UTF), offset, lines (long). */
+  static final class SplitSerializer implements SimpleVersionedSerializer<LineSplit> {
     @Override
     public int getVersion() {
       return 1;
@@ -99,12 +109,15 @@ public final class LineFileSource
 
     @Override
     public LineSplit deserialize(int version, byte[] bytes) throws IOException {
+      if (version != 1) {
+        throw new IOException("unknown line split version " + version + " (this build reads 1)");
+      }
       return read(new DataInputDeserializer(bytes));
     }
   }
 
-  private static final class CheckpointSerializer
-      implements SimpleVersionedSerializer<Collection<LineSplit>> {
+  /** Version 1: count (int), then the splits as {@link SplitSerializer} writes them. */
+  static final class CheckpointSerializer implements SimpleVersionedSerializer<Collection<LineSplit>> {
     @Override
     public int getVersion() {
       return 1;
@@ -122,6 +135,9 @@ public final class LineFileSource
 
     @Override
     public Collection<LineSplit> deserialize(int version, byte[] bytes) throws IOException {
+      if (version != 1) {
+        throw new IOException("unknown line source checkpoint version " + version + " (this build reads 1)");
+      }
       DataInputDeserializer in = new DataInputDeserializer(bytes);
       int n = in.readInt();
       List<LineSplit> splits = new ArrayList<>(n);

@@ -1,101 +1,148 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.RawRecord;
-import io.urldedup.operators.RecordHeaders;
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.NoSuchElementException;
 
 /**
- * Reads a file line by line as raw bytes (the record value is byte-exact, as from Kafka), without
- * the line terminator ({@code \n} or {@code \r\n}). The file's length at open bounds the input.
- * A line longer than {@link #MAX_LINE_BYTES} is cut there; the decoder rejects it as too long.
+ * Splits a byte stream into lines, as raw bytes (the record value is byte-exact, as from Kafka),
+ * through one 1 MiB buffer. {@code \n}, {@code \r} and {@code \r\n} each end a line (a lone
+ * {@code \r} is a line end, as in old Mac files, so CR-only input is not one huge record). The
+ * last line needs no terminator. A line over {@link #MAX_LINE_BYTES} is cut: its record holds
+ * the first {@code MAX_LINE_BYTES + 1} bytes (so every decoder rejects it as {@code too_long}:
+ * one dead letter) and reading resumes after its line end. Nothing is skipped without a record.
+ *
+ * <p>{@link #offset()} and {@link #lines()} are the position after the last record returned: a
+ * reader opened there ({@link #LineReader(InputStream, long, long, boolean, long, LineHook)})
+ * continues with the next record. Not thread-safe.
  */
-final class LineReader implements Iterator<RawRecord> {
+final class LineReader {
 
   static final int MAX_LINE_BYTES = 1 << 20;
+  static final int BUFFER_BYTES = 1 << 20;
 
-  private final String name;
-  private final long end;
   private final InputStream in;
-  private long offset;
+  private final LineHook hook;
+  private final byte[] buf;
+  /** Bytes still to read from {@code in} (a file's length at open bounds it). */
+  private long remaining;
+  private int pos;
+  private int lim;
+  /** Stream offset of {@code buf[0]}. */
+  private long bufStart;
   private long lines;
-  private byte[] buf = new byte[256];
-  private boolean closed;
+  /** The last line ended with {@code \r}: a {@code \n} right after it belongs to that line end. */
+  private boolean afterCr;
+  private boolean eof;
+  /** A line spanning buffers, up to {@code MAX_LINE_BYTES + 1} bytes. */
+  private byte[] acc = new byte[0];
+  private int accLen;
 
-  LineReader(Path path, String name, long offset, long lines) throws IOException {
-    this.name = name;
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
-    this.end = ch.size();
-    ch.position(offset);
-    this.in = new BufferedInputStream(Channels.newInputStream(ch), 1 << 16);
-    this.offset = offset;
+  /**
+   * @param offset stream offset of the first byte {@code in} returns
+   * @param afterCr the byte before {@code offset} is a {@code \r} (a restore between {@code \r}
+   *     and {@code \n})
+   * @param limit bytes to read at most ({@code Long.MAX_VALUE}: to the end of the stream)
+   */
+  LineReader(InputStream in, long offset, long lines, boolean afterCr, long limit, LineHook hook) {
+    this.in = in;
+    this.hook = hook;
+    this.buf = new byte[(int) Math.min(BUFFER_BYTES, Math.max(1, limit))];
+    this.bufStart = offset;
     this.lines = lines;
+    this.afterCr = afterCr;
+    this.remaining = limit;
   }
 
+  /** Stream offset after the last record returned (including its line end). */
   long offset() {
-    return offset;
+    return bufStart + pos;
   }
 
+  /** Records returned, including those before the start offset. */
   long lines() {
     return lines;
   }
 
-  @Override
-  public boolean hasNext() {
-    if (offset < end) {
-      return true;
-    }
-    close();
-    return false;
-  }
-
-  @Override
-  public RawRecord next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    int len = 0;
-    try {
-      int b;
-      while (offset < end && (b = in.read()) >= 0) {
-        offset++;
-        if (b == '\n') {
-          break;
+  /** The next line's record, or null at the end of the stream. Blocks while the stream does. */
+  RawRecord next() throws IOException {
+    accLen = 0;
+    boolean started = false;
+    while (true) {
+      if (pos == lim && !fill()) {
+        return started ? emit(acc, 0, accLen) : null;
+      }
+      if (afterCr) {
+        afterCr = false;
+        if (buf[pos] == '\n') {
+          pos++;
+          continue;
         }
-        if (len < MAX_LINE_BYTES) {
-          if (len == buf.length) {
-            buf = Arrays.copyOf(buf, Math.min(MAX_LINE_BYTES, buf.length * 2));
+      }
+      started = true;
+      int s = pos;
+      int p = pos;
+      int l = lim;
+      byte[] b = buf;
+      // bytes above '\r' are never line ends: one comparison for almost every byte of a URL
+      while (p < l && (b[p] > '\r' || (b[p] != '\n' && b[p] != '\r'))) {
+        p++;
+      }
+      if (p < l) {
+        pos = p + 1;
+        if (b[p] == '\r') {
+          if (pos < l) {
+            if (b[pos] == '\n') {
+              pos++;
+            }
+          } else {
+            afterCr = true;
           }
-          buf[len++] = (byte) b;
         }
+        if (accLen == 0) {
+          return emit(b, s, Math.min(p - s, MAX_LINE_BYTES + 1));
+        }
+        append(b, s, p - s);
+        return emit(acc, 0, accLen);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading " + name, e);
+      pos = l;
+      append(b, s, l - s);
     }
-    if (len > 0 && buf[len - 1] == '\r') {
-      len--;
-    }
-    lines++;
-    return new RawRecord(null, Arrays.copyOf(buf, len), RecordHeaders.EMPTY, name + ":" + lines);
   }
 
-  private void close() {
-    if (!closed) {
-      closed = true;
-      try {
-        in.close();
-      } catch (IOException ignored) {
-        // read-only file: nothing to lose
-      }
+  private RawRecord emit(byte[] b, int off, int len) {
+    return hook.record(b, off, len, lines++);
+  }
+
+  /** Keeps at most {@code MAX_LINE_BYTES + 1} bytes of a line: the rest is dropped, the cut shows. */
+  private void append(byte[] b, int off, int len) {
+    int n = Math.min(len, MAX_LINE_BYTES + 1 - accLen);
+    if (n <= 0) {
+      return;
     }
+    if (accLen + n > acc.length) {
+      acc = Arrays.copyOf(acc, Math.min(MAX_LINE_BYTES + 1, Math.max(accLen + n, acc.length * 2)));
+    }
+    System.arraycopy(b, off, acc, accLen, n);
+    accLen += n;
+  }
+
+  private boolean fill() throws IOException {
+    bufStart += lim;
+    pos = 0;
+    lim = 0;
+    if (eof || remaining <= 0) {
+      eof = true;
+      return false;
+    }
+    int n = in.read(buf, 0, (int) Math.min(buf.length, remaining));
+    if (n <= 0) {
+      eof = true;
+      return false;
+    }
+    lim = n;
+    remaining -= n;
+    return true;
   }
 }

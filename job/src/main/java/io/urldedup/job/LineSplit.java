@@ -1,17 +1,16 @@
 package io.urldedup.job;
 
-import io.urldedup.operators.RawRecord;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import org.apache.flink.api.connector.source.lib.util.IteratorSourceSplit;
+import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
- * The whole input file as one split, resumable at a byte offset: the checkpointed position of the
+ * The whole input as one split, resumable at a byte offset: the checkpointed position of the
  * embedded source. {@code lines} counts the records before {@code offset}, so origins
- * ({@code name:line}) stay right after a restore.
+ * ({@code name:line}) stay right after a restore. {@code path} {@code -} is stdin, which cannot
+ * be re-read: its split is only ever read from the start.
  */
-final class LineSplit implements IteratorSourceSplit<RawRecord, LineReader> {
+public final class LineSplit implements SourceSplit {
+
+  static final String STDIN = "-";
 
   final String path;
   final String name;
@@ -25,23 +24,17 @@ final class LineSplit implements IteratorSourceSplit<RawRecord, LineReader> {
     this.lines = lines;
   }
 
+  boolean isStdin() {
+    return STDIN.equals(path);
+  }
+
+  LineSplit at(long newOffset, long newLines) {
+    return new LineSplit(path, name, newOffset, newLines);
+  }
+
   @Override
   public String splitId() {
     return "0";
-  }
-
-  @Override
-  public LineReader getIterator() {
-    try {
-      return new LineReader(Path.of(path), name, offset, lines);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot open " + path, e);
-    }
-  }
-
-  @Override
-  public IteratorSourceSplit<RawRecord, LineReader> getUpdatedSplitForIterator(LineReader reader) {
-    return new LineSplit(path, name, reader.offset(), reader.lines());
   }
 
   @Override

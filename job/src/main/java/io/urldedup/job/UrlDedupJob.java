@@ -10,14 +10,20 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.runtime.client.JobExecutionException;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonProcessingException;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.SerializationFeature;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -32,6 +38,7 @@ public final class UrlDedupJob {
   private UrlDedupJob() {}
 
   public static void main(String[] args) throws Exception {
+    fromMain = true;
     int code;
     try {
       code = run(args, System.out, System.err);
@@ -46,7 +53,7 @@ public final class UrlDedupJob {
         System.err.println("urldedup: error: " + root.getMessage());
         code = ConfigException.EXIT_CODE;
       } else {
-        System.err.println("urldedup: error: the job failed: " + root);
+        System.err.println("urldedup: error: the job failed: " + rootCause(e));
         code = 1;
       }
     }
@@ -54,6 +61,27 @@ public final class UrlDedupJob {
       System.exit(code);
     }
   }
+
+  /**
+   * The innermost cause, which says what went wrong ("No space left on device"); a sink's own
+   * message (naming the flag) is shown without its exception class.
+   */
+  static String rootCause(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && (m.startsWith("--output ") || m.startsWith("--dlq ")) && m.contains(" failed: ")) {
+        return m;
+      }
+    }
+    return root.toString();
+  }
+
+  /** Set by {@link #main}: this JVM is the launcher's, so stop signals may be taken over. */
+  private static boolean fromMain;
 
   /** Runs a command; returns the exit code (2 for usage errors, printed without a stack trace). */
   public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
@@ -77,7 +105,10 @@ public final class UrlDedupJob {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          out.print(plan(JobConfig.parseForPlan(rest, System.getenv())));
+          List<String> planArgs = new ArrayList<>(Arrays.asList(rest));
+          boolean json = planArgs.remove(PLAN_JSON);
+          JobConfig c = JobConfig.parseForPlan(planArgs.toArray(String[]::new), System.getenv());
+          out.print(json ? planJson(c) : plan(c));
           return 0;
         }
         case "bootstrap" -> {
@@ -136,6 +167,37 @@ public final class UrlDedupJob {
     }
     return "urldedup " + p.getProperty("version", "unknown") + " (Flink " + p.getProperty("flink", "?")
         + ", flink-connector-kafka " + p.getProperty("kafka-connector", "?") + ")";
+  }
+
+  /** {@code plan --json}: the plan's numbers as one JSON document (keys: docs/plan-json.md). */
+  static final String PLAN_JSON = "--json";
+
+  /** Version of the {@code plan --json} document; bump only for an incompatible change (keys are only added). */
+  static final int PLAN_JSON_VERSION = 1;
+
+  /**
+   * The plan's numbers, one JSON object: job-level keys, then the filter kind's own object (key =
+   * the kind, e.g. {@code "stable"}) from {@link FilterPlan#facts}. Rates are fractions, sizes bytes.
+   */
+  static String planJson(JobConfig c) {
+    FilterSpec spec = c.perShardSpec();
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("planVersion", PLAN_JSON_VERSION);
+    String kind = spec.kind().name().toLowerCase(Locale.ROOT);
+    doc.put("filter", kind);
+    doc.put("fpr", spec.fpr());
+    doc.put("shards", c.shards);
+    doc.put("maxParallelism", c.maxParallelism());
+    doc.put("parallelism", c.parallelism > 0 ? c.parallelism : null);
+    doc.put("shardsPerSubtask", c.parallelism > 0 ? ceilDiv(c.shards, c.parallelism) : null);
+    doc.put("cachePagesPerSubtask", c.cachePages());
+    doc.put("cacheBytesPerSubtask", c.cachePages() * 4096L);
+    doc.put(kind, FilterPlan.facts(spec, c.shards));
+    try {
+      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("plan --json: " + e.getMessage(), e);
+    }
   }
 
   /** The per-shard filter plan and the job-level view. */
@@ -224,27 +286,24 @@ public final class UrlDedupJob {
       throws Exception {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
         : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
-    String path = c.input;
-    String name = c.input;
-    if ("-".equals(c.input)) {
-      // stdin is not re-readable; a checkpointable source needs a file, so spool it first
-      Path spool = Files.createTempFile("urldedup-stdin", ".txt");
-      spool.toFile().deleteOnExit();
-      Files.copy(System.in, spool, StandardCopyOption.REPLACE_EXISTING);
-      path = spool.toString();
-      name = "stdin";
-    } else if (!Files.isReadable(Path.of(c.input))) {
+    boolean stdin = LineSplit.STDIN.equals(c.input);
+    if (!stdin && !Files.isReadable(Path.of(c.input))) {
       throw new ConfigException("--input: cannot read " + c.input + "; accepted: a readable file or -");
     }
-    LineFileSource file = new LineFileSource(path, name);
+    if (fromMain) {
+      StopSignals.install();
+    }
+    // stdin is read as a stream (no spool): each line goes through as it arrives
+    LineFileSource file = new LineFileSource(c.input, stdin ? "stdin" : c.input);
+    String sourceName = stdin ? "stdin" : "file source";
     DataStream<RawRecord> source = (state == null
-        ? env.fromSource(file, WatermarkStrategy.noWatermarks(), "file source")
-        : env.fromSource(state.hold(file), WatermarkStrategy.noWatermarks(), "file source", file.getProducedType()))
+        ? env.fromSource(file, WatermarkStrategy.noWatermarks(), sourceName)
+        : env.fromSource(state.hold(file), WatermarkStrategy.noWatermarks(), sourceName, file.getProducedType()))
         .setParallelism(1)
         .uid(state == null ? "file-source" : state.sourceUid());
-    LineSink<UrlRecord> out = new LineSink<>(c.output, r -> r.value);
+    LineSink<UrlRecord> out = new LineSink<>("--output", c.output, r -> r.value);
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
-        : new LineSink<>(c.dlq, DeadLetterLine::format);
+        : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
     DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
         c.allowCanonicalizationChange);
     sinks.out().setParallelism(1);
@@ -254,6 +313,13 @@ public final class UrlDedupJob {
     JobExecutionResult result = state == null ? env.execute(c.jobName) : state.execute(env, c.jobName, err);
     RunSummary summary = RunSummary.of(result.getAllAccumulatorResults());
     err.print(summary.render(dlq == null));
+    String signal = StopSignals.received();
+    if (signal != null) {
+      err.println("urldedup: the input was ended by " + signal + " after " + summary.in() + " lines"
+          + (stdin ? "" : " (not the whole file)"));
+      // stdin: the normal way to end an unbounded stream; a file cut short is not a success
+      return stdin ? 0 : StopSignals.exitCode();
+    }
     return 0;
   }
 }

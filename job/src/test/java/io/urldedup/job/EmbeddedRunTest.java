@@ -67,7 +67,7 @@ class EmbeddedRunTest {
           canonical,
           "HTTP://" + host.toUpperCase() + "/page/" + i + "?a=1&b=2",
           "http://" + host + ":80/page/" + i + "?a=1&b=2#section",
-          "http://" + host + "/x/../page/" + i + "?b=2&a=1"};
+          "http://user@" + host + "./x/../page/%2D/../" + i + "?a=1&b=2"};
       int copies = 1 + rnd.nextInt(4);
       for (int c = 0; c < copies; c++) {
         String v = variants[rnd.nextInt(variants.length)];

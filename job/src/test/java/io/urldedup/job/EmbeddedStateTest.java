@@ -122,8 +122,9 @@ class EmbeddedStateTest {
     assertEquals(2, code, "a wrong seed is refused");
     assertTrue(err.toString().contains("different hash seed"), err.toString());
 
+    // the run saved its savepoint into boot/: 1,500 bootstrapped + 300 new
     String report = cli(0, args("inspect", "--state", boot.toString()));
-    assertTrue(report.contains("distinct URLs: 1,500 recorded"), report);
+    assertTrue(report.contains("distinct URLs: 1,800 recorded"), report);
     String json = cli(0, args("inspect", "--state", boot.toString(), "--json"));
     assertTrue(json.contains("\"kind\" : \"scalable\""), json);
   }

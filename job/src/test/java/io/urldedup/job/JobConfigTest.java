@@ -75,7 +75,8 @@ class JobConfigTest {
         "--transaction-timeout", "5min", "--filter", "stable", "--fpr", "0.001",
         "--memory", "256m", "--cell-bits", "3", "--capacity", "5000", "--growth", "4",
         "--tightening", "0.8", "--max-memory", "2g", "--shards", "64", "--hash-seed", "0xff",
-        "--format", "json", "--key", "domain", "--strip-params", "sid,utm_source", "--strip-www",
+        "--format", "json", "--key", "domain", "--strip-params", "sid,utm_*", "--strip-www",
+        "--sort-params", "--drop-empty-params", "--collapse-slashes",
         "--max-url-bytes", "4096", "--parallelism", "3", "--state-backend", "rocksdb",
         "--checkpoint-dir", "/tmp/ckpt", "--checkpoint-interval", "30s", "--cache-memory", "16m",
         "--job-name", "crawl-dedup", "--allow-canonicalization-change"));
@@ -103,8 +104,10 @@ class JobConfigTest {
     assertFalse(c.defaultSeed);
     assertEquals(DecodeConfig.Format.JSON, c.format);
     assertEquals(DecodeConfig.KeyMode.DOMAIN, c.key);
-    assertEquals(List.of("sid", "utm_source"), c.stripParams);
+    assertEquals(List.of("sid", "utm_*"), c.stripParams);
     assertTrue(c.stripWww);
+    assertEquals("sort-params,drop-empty-params,strip-params=sid|utm_*,strip-www,collapse-slashes",
+        c.decodeConfig().rules().describe());
     assertTrue(c.allowCanonicalizationChange);
     assertEquals(4096, c.maxUrlBytes);
     assertEquals(3, c.parallelism);
@@ -122,11 +125,21 @@ class JobConfigTest {
         "bootstrap-servers", "input-topic", "output-topic", "dlq-topic", "group-id", "kafka-properties",
         "starting-offsets", "transactional-id-prefix", "transaction-timeout", "filter", "fpr", "memory",
         "cell-bits", "capacity", "growth", "tightening", "max-memory", "shards", "hash-seed", "format",
-        "key", "strip-params", "strip-www", "max-url-bytes", "allow-canonicalization-change", "parallelism",
+        "key", "strip-params", "strip-www", "sort-params", "drop-empty-params", "collapse-slashes",
+        "max-url-bytes", "allow-canonicalization-change", "parallelism",
         "state-backend",
         "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name",
-        "input", "output", "dlq", "config"));
+        "input", "output", "dlq", "config", "state", "json"));
     assertEquals(covered, JobConfig.flagNames());
+  }
+
+  @Test
+  void stateFlagsParseInEmbeddedModeAndStateIsRefusedInKafkaMode() {
+    JobConfig c = JobConfig.parse(new String[] {"--input", "in.txt", "--state", "s/", "--json"}, Map.of());
+    assertEquals("s/", c.get(JobConfig.STATE));
+    assertTrue(c.get(JobConfig.JSON));
+    ConfigException e = assertThrows(ConfigException.class, () -> parse(kafka("--state", "s/")));
+    assertTrue(e.getMessage().startsWith("--state is for the embedded mode"), e.getMessage());
   }
 
   @Test
@@ -296,6 +309,41 @@ class JobConfigTest {
         "--parallelism", "4", "--input", "x"}, new PrintStream(out), new PrintStream(err)));
     String plan = out.toString();
     assertTrue(plan.contains("shards:           128") && plan.contains("64.0 MiB"), plan);
+  }
+
+  /** plan --json: one document, the documented keys, the same numbers as the text plan. */
+  @Test
+  void planJsonHasTheDocumentedKeysAndTheTextPlansNumbers() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(0, UrlDedupJob.run(new String[] {"plan", "--filter", "stable", "--memory", "64m", "--json",
+        "--parallelism", "4"}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err)));
+    var mapper = new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper();
+    var doc = mapper.readTree(out.toString(StandardCharsets.UTF_8));
+    for (String key : List.of("planVersion", "filter", "fpr", "shards", "maxParallelism", "parallelism",
+        "shardsPerSubtask", "cachePagesPerSubtask", "cacheBytesPerSubtask", "stable")) {
+      assertTrue(doc.has(key), key + " in " + doc);
+    }
+    assertEquals("stable", doc.get("filter").asText());
+    assertEquals(128, doc.get("shards").asInt());
+    assertEquals(32, doc.get("shardsPerSubtask").asInt());
+    assertEquals(64L << 20, doc.get("stable").get("totalBytes").asLong());
+    JobConfig c = JobConfig.parseForPlan(new String[] {"--filter", "stable", "--memory", "64m"}, NO_ENV);
+    var rows = io.urldedup.state.FilterPlan.forgetting(c.perShardSpec(), c.shards);
+    var first = doc.get("stable").get("forgetting").get(0);
+    assertEquals(100_000, first.get("newUrls").asLong());
+    assertEquals(rows.get(0).reemittedIfSeenAgain(), first.get("reemittedIfSeenAgain").asDouble());
+
+    out.reset();
+    assertEquals(0, UrlDedupJob.run(new String[] {"plan", "--json"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err)));
+    doc = mapper.readTree(out.toString(StandardCharsets.UTF_8));
+    assertTrue(doc.get("parallelism").isNull());
+    for (String key : List.of("capacityPerShard", "growthTable", "capReachedAfterUrls", "totalMaxMemory")) {
+      assertTrue(doc.get("scalable").has(key), key);
+    }
+    assertEquals(2, UrlDedupJob.run(new String[] {"plan", "--json", "--fpr", "2"}, new PrintStream(out),
+        new PrintStream(err)));
   }
 
   private static void assertMessage(String message, String flag, String accepted) {

@@ -2,6 +2,7 @@ package io.urldedup.jobbench;
 
 import io.urldedup.job.DedupPipeline;
 import io.urldedup.job.JobConfig;
+import io.urldedup.job.LineFileSource;
 import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
@@ -135,7 +136,8 @@ public final class JobBench {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(parallelism);
     DataStream<RawRecord> source = env
-        .fromSource(new NumberedLineSource(input), WatermarkStrategy.noWatermarks(), "lines")
+        .fromSource(new LineFileSource(input, input, new NumberedLines()),
+            WatermarkStrategy.noWatermarks(), "lines")
         .uid("lines").setParallelism(1);
     TruthSink sink = new TruthSink(truthBits);
     switch (job) {

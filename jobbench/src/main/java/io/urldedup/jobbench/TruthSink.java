@@ -46,7 +46,7 @@ final class TruthSink implements Sink<UrlRecord> {
       if (emitted++ == 0) {
         BenchProbe.keyedCpuStart = BenchProbe.threadCpu();
       }
-      byte[] b = r.headers.lastValue(NumberedLineSource.LINE_HEADER);
+      byte[] b = r.headers.lastValue(NumberedLines.LINE_HEADER);
       if (b == null || b.length != 8) {
         unnumbered++;
         return;

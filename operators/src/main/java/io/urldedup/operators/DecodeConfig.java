@@ -1,5 +1,7 @@
 package io.urldedup.operators;
 
+import io.urldedup.operators.url.CanonicalizationRules;
+import io.urldedup.operators.url.WhatwgUrlParser;
 import io.urldedup.state.UrlHasher;
 import io.urldedup.state.UrlMapping;
 import java.io.Serializable;
@@ -52,7 +54,7 @@ public final class DecodeConfig implements Serializable {
    * (or, with {@code --allow-canonicalization-change}, accepted with a warning) instead of silently
    * re-emitting URLs.
    */
-  public static final int CANONICALIZATION_VERSION = 1;
+  public static final int CANONICALIZATION_VERSION = 2; // 2: the WHATWG URL parser
 
   /** Session-id parameters removed by {@code --strip-params default}. */
   public static final List<String> DEFAULT_STRIP_PARAMS = List.of(
@@ -65,6 +67,9 @@ public final class DecodeConfig implements Serializable {
   private final KeyMode keyMode;
   private final List<String> stripParams;
   private final boolean stripWww;
+  private final boolean sortParams;
+  private final boolean dropEmptyParams;
+  private final boolean collapseSlashes;
 
   private DecodeConfig(Builder b) {
     this.format = b.format;
@@ -74,6 +79,9 @@ public final class DecodeConfig implements Serializable {
     this.keyMode = b.keyMode;
     this.stripParams = Collections.unmodifiableList(new ArrayList<>(b.stripParams));
     this.stripWww = b.stripWww;
+    this.sortParams = b.sortParams;
+    this.dropEmptyParams = b.dropEmptyParams;
+    this.collapseSlashes = b.collapseSlashes;
   }
 
   public static Builder builder() {
@@ -110,6 +118,12 @@ public final class DecodeConfig implements Serializable {
     return stripWww;
   }
 
+  /** The opt-in canonicalization rules. */
+  public CanonicalizationRules rules() {
+    return new CanonicalizationRules(sortParams, dropEmptyParams, stripParams, stripWww,
+        collapseSlashes);
+  }
+
   /**
    * Every setting that changes canonical forms, one {@code key=value} a line: the code's
    * {@link #CANONICALIZATION_VERSION}, then each such flag spelled as on the command line
@@ -128,10 +142,21 @@ public final class DecodeConfig implements Serializable {
   public String canonicalizationSettings() {
     StringBuilder b = new StringBuilder();
     b.append("canonicalization-version=").append(CANONICALIZATION_VERSION).append('\n');
+    b.append("parser=").append(WhatwgUrlParser.VERSION).append('\n');
     List<String> params = new ArrayList<>(stripParams);
     Collections.sort(params);
     b.append("--strip-params=").append(params.isEmpty() ? "none" : String.join(",", params)).append('\n');
     b.append("--strip-www=").append(stripWww).append('\n');
+    // rules added with the WHATWG parser: a line only when on, so that the default text is stable
+    if (sortParams) {
+      b.append("--sort-params=true\n");
+    }
+    if (dropEmptyParams) {
+      b.append("--drop-empty-params=true\n");
+    }
+    if (collapseSlashes) {
+      b.append("--collapse-slashes=true\n");
+    }
     return b.toString();
   }
 
@@ -143,10 +168,15 @@ public final class DecodeConfig implements Serializable {
    * under another fingerprint is refused naming the flags that differ.
    */
   public long canonicalizationFingerprint() {
+    return fingerprintOf(canonicalizationSettings());
+  }
+
+  /** The fingerprint of a {@link #canonicalizationSettings()} text (also of older versions'). */
+  public static long fingerprintOf(String canonicalizationSettings) {
     try {
       java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
       sha.update("urldedup-canonicalization-v1\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      sha.update(canonicalizationSettings().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      sha.update(canonicalizationSettings.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       long fp = java.nio.ByteBuffer.wrap(sha.digest()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
       return fp == UrlMapping.UNKNOWN ? 1 : fp;
     } catch (java.security.NoSuchAlgorithmException e) {
@@ -172,6 +202,7 @@ public final class DecodeConfig implements Serializable {
         + ", key=" + keyMode.name().toLowerCase(Locale.ROOT)
         + ", stripParams=" + stripParams
         + ", stripWww=" + stripWww
+        + ", rules=" + rules()
         + ", hashSeed=<hidden>}";
   }
 
@@ -184,6 +215,9 @@ public final class DecodeConfig implements Serializable {
     private KeyMode keyMode = KeyMode.HOST;
     private List<String> stripParams = List.of();
     private boolean stripWww;
+    private boolean sortParams;
+    private boolean dropEmptyParams;
+    private boolean collapseSlashes;
 
     private Builder() {}
 
@@ -261,7 +295,7 @@ public final class DecodeConfig implements Serializable {
         if (!validParamName(n)) {
           throw new IllegalArgumentException("--strip-params: bad parameter name '" + raw
               + "' (accepted: none, default, or a comma-separated list of names made of"
-              + " letters, digits, '-', '_', '.', '~')");
+              + " letters, digits, '-', '_', '.', '~', and '*' as a wildcard)");
         }
         if (!out.contains(n)) {
           out.add(n);
@@ -276,6 +310,24 @@ public final class DecodeConfig implements Serializable {
       return this;
     }
 
+    /** {@code --sort-params}. */
+    public Builder sortParams(boolean on) {
+      this.sortParams = on;
+      return this;
+    }
+
+    /** {@code --drop-empty-params}. */
+    public Builder dropEmptyParams(boolean on) {
+      this.dropEmptyParams = on;
+      return this;
+    }
+
+    /** {@code --collapse-slashes}. */
+    public Builder collapseSlashes(boolean on) {
+      this.collapseSlashes = on;
+      return this;
+    }
+
     public DecodeConfig build() {
       return new DecodeConfig(this);
     }
@@ -287,7 +339,7 @@ public final class DecodeConfig implements Serializable {
       for (int i = 0; i < n.length(); i++) {
         char c = n.charAt(i);
         boolean ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-            || c == '-' || c == '_' || c == '.' || c == '~';
+            || c == '-' || c == '_' || c == '.' || c == '~' || c == '*';
         if (!ok) {
           return false;
         }

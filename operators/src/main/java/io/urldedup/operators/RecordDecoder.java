@@ -9,6 +9,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.urldedup.operators.url.CanonicalUrl;
+import io.urldedup.operators.url.UsvString;
 import io.urldedup.state.UrlHasher;
 import java.io.IOException;
 import java.util.Arrays;
@@ -45,6 +47,7 @@ public final class RecordDecoder {
       .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
       .build();
   private final long[] hash = new long[2];
+  private final CanonicalUrl canonical = new CanonicalUrl();
 
   public RecordDecoder(DecodeConfig config) {
     this.config = config;
@@ -83,28 +86,18 @@ public final class RecordDecoder {
     if (len > maxUrlBytes) {
       throw tooLong("URL", len);
     }
-    String url;
-    if (Utf8.isAscii(v, s, len)) {
-      url = new String(v, s, len, ISO_8859_1);
-    } else {
-      int bad = utf8.firstMalformed(v, s, len);
-      if (bad >= 0) {
-        throw new UrlRejectedException(RejectReason.BAD_UTF8,
-            "malformed UTF-8 at byte " + (s + bad));
-      }
-      url = new String(v, s, len, UTF_8);
+    int bad = utf8.firstMalformed(v, s, len);
+    if (bad >= 0) {
+      throw new UrlRejectedException(RejectReason.BAD_UTF8, "malformed UTF-8 at byte " + (s + bad));
     }
-    String c = canonicalizer.canonicalize(url);
-    byte[] out;
-    if (c.equals(url)) {
-      out = s == 0 && e == v.length ? v : Arrays.copyOfRange(v, s, e);
-    } else {
-      out = c.getBytes(UTF_8);
+    canonicalizer.canonicalize(v, s, len, canonical);
+    CanonicalUrl c = canonical;
+    if (c.length() > maxUrlBytes) {
+      throw tooLong("canonical URL", c.length());
     }
-    if (out.length > maxUrlBytes) {
-      throw tooLong("canonical URL", out.length);
-    }
-    return emit(c, out, out, 0, out.length, r, false);
+    byte[] out = c.isInput && c.start == 0 && c.end == v.length
+        ? v : Arrays.copyOfRange(c.bytes, c.start, c.end);
+    return emit(out, out, 0, r, false);
   }
 
   private UrlRecord decodeJson(RawRecord r) throws UrlRejectedException {
@@ -187,9 +180,9 @@ public final class RecordDecoder {
             "field 'force' is " + describe(forceType) + ", not true or false");
       }
     }
-    int urlBytes = utf8Length(url);
-    if (urlBytes > maxUrlBytes) {
-      throw tooLong("URL", urlBytes);
+    byte[] urlBytes = UsvString.utf8(url);
+    if (urlBytes.length > maxUrlBytes) {
+      throw tooLong("URL", urlBytes.length);
     }
 
     // the raw string token: opening quote at urlOffset, closing quote found by skipping escapes
@@ -205,32 +198,41 @@ public final class RecordDecoder {
       throw new UrlRejectedException(RejectReason.NOT_JSON, "url string not terminated");
     }
 
-    String c = canonicalizer.canonicalize(url);
     int rawLen = q1 - q0 - 1;
-    if (c.length() == rawLen && asciiEquals(c, v, q0 + 1)) {
-      // canonical, unescaped and ASCII: the input is the output
-      return emit(c, v, v, q0 + 1, rawLen, r, force);
+    canonicalizer.canonicalize(urlBytes, 0, urlBytes.length, canonical);
+    CanonicalUrl c = canonical;
+    if (c.length() > maxUrlBytes) {
+      throw tooLong("canonical URL", c.length());
     }
-    byte[] quoted = JsonStringEncoder.getInstance().quoteAsUTF8(c);
+    byte[] cb = c.isInput && c.start == 0 && c.end == urlBytes.length
+        ? urlBytes : Arrays.copyOfRange(c.bytes, c.start, c.end);
+    if (cb.length == rawLen && Arrays.equals(cb, 0, rawLen, v, q0 + 1, q1)) {
+      // canonical and unescaped: the input is the output
+      return emit(v, v, q0 + 1, r, force);
+    }
+    String cs = new String(cb, ISO_8859_1);
+    byte[] quoted = JsonStringEncoder.getInstance().quoteAsUTF8(cs);
     byte[] out = new byte[v.length - rawLen + quoted.length];
     System.arraycopy(v, 0, out, 0, q0 + 1);
     System.arraycopy(quoted, 0, out, q0 + 1, quoted.length);
     System.arraycopy(v, q1, out, q0 + 1 + quoted.length, v.length - q1);
-    byte[] cb = quoted.length == c.length() && Utf8.isAscii(quoted, 0, quoted.length)
-        && asciiEquals(c, quoted, 0) ? quoted : c.getBytes(UTF_8);
-    if (cb.length > maxUrlBytes) {
-      throw tooLong("canonical URL", cb.length);
-    }
-    return emit(c, out, cb, 0, cb.length, r, force);
+    return emit(out, cb, 0, r, force);
   }
 
-  private UrlRecord emit(String url, byte[] value, byte[] hashBytes, int off, int len, RawRecord r,
-      boolean force) {
+  /**
+   * The record of the canonical URL in {@link #canonical}, whose bytes are also at
+   * {@code hashBytes[off, off+length)}.
+   */
+  private UrlRecord emit(byte[] value, byte[] hashBytes, int off, RawRecord r, boolean force) {
+    CanonicalUrl c = canonical;
+    int len = c.length();
     hasher.hash(hashBytes, off, len, hash);
     long h1 = hash[0];
     long h2 = hash[1];
-    return new UrlRecord(url, value, outputKey.of(url), r.headers, h1, h2,
-        UrlHasher.shard(h1, h2, shards), force);
+    String url = new String(hashBytes, off, len, ISO_8859_1);
+    byte[] key = outputKey.of(hashBytes, off + c.hostStart - c.start, off + c.hostEnd - c.start);
+    return new UrlRecord(url, value, key, r.headers, h1, h2, UrlHasher.shard(h1, h2, shards),
+        force);
   }
 
   private static void checkEnd(JsonParser p) throws IOException, UrlRejectedException {
@@ -249,38 +251,6 @@ public final class RecordDecoder {
 
   private static boolean isSpace(byte b) {
     return b == ' ' || b == '\t' || b == '\r' || b == '\n' || b == '\f' || b == 0x0B;
-  }
-
-  private static boolean asciiEquals(String s, byte[] b, int off) {
-    if (off + s.length() > b.length) {
-      return false;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c >= 0x80 || b[off + i] != (byte) c) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static int utf8Length(String s) {
-    int n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        n++;
-      } else if (c < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
   }
 
   private static String describe(JsonToken t) {

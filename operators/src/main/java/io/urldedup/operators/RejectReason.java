@@ -15,7 +15,11 @@ public enum RejectReason {
   BAD_UTF8,
   /** Value longer than the hard input limit, or URL longer than {@code --max-url-bytes}. */
   TOO_LONG,
-  /** Control characters (C0, DEL, C1) inside the URL. */
+  /**
+   * No longer given: the WHATWG URL Standard trims leading and trailing C0 controls, removes tabs
+   * and newlines and percent-encodes other controls; in a host they are {@link #BAD_HOST}. Kept
+   * because reasons are persisted by name.
+   */
   CONTROL_CHARS,
   /** JSON format: not well-formed JSON (syntax, nesting depth, trailing content). */
   NOT_JSON,
@@ -33,11 +37,17 @@ public enum RejectReason {
   RELATIVE_URL,
   /** A scheme other than http or https. */
   UNSUPPORTED_SCHEME,
-  /** Missing, empty or malformed host (bad characters, bad escapes, bad IDN, label lengths). */
+  /**
+   * The WHATWG host parser fails: empty host, forbidden code point (also after percent-decoding),
+   * bad IPv6 address, a host ending in a number that is no IPv4 address, UTS #46 error.
+   */
   BAD_HOST,
-  /** Port not a number in 1..65535. */
+  /** Port not a decimal number in 0..65535. */
   BAD_PORT,
-  /** Rejected by the URL parser or the normalizer (bad port, bad syntax). */
+  /**
+   * A decoder failure on this record (a bug, logged once; the record is kept as a dead letter).
+   * The parser itself fails only with the reasons above.
+   */
   UNPARSEABLE;
 
   private final String label = name().toLowerCase(Locale.ROOT);

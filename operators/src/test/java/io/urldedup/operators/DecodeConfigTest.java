@@ -70,7 +70,11 @@ class DecodeConfigTest {
         DecodeConfig.builder().stripParams("JSESSIONID,sid").build().canonicalizationFingerprint());
     assertTrue(fp != DecodeConfig.builder().stripWww(true).build().canonicalizationFingerprint());
     assertTrue(fp != DecodeConfig.builder().stripParams("sid").build().canonicalizationFingerprint());
+    assertTrue(fp != DecodeConfig.builder().sortParams(true).build().canonicalizationFingerprint());
+    assertTrue(fp != DecodeConfig.builder().dropEmptyParams(true).build().canonicalizationFingerprint());
+    assertTrue(fp != DecodeConfig.builder().collapseSlashes(true).build().canonicalizationFingerprint());
     assertEquals("canonicalization-version=" + DecodeConfig.CANONICALIZATION_VERSION
+        + "\nparser=" + io.urldedup.operators.url.WhatwgUrlParser.VERSION
         + "\n--strip-params=jsessionid,sid\n--strip-www=true\n",
         DecodeConfig.builder().hashSeed(42).stripParams("sid,jsessionid").stripWww(true).build()
             .canonicalizationSettings());

@@ -74,6 +74,10 @@ class DecodeFunctionTest {
     }
   }
 
+  /** Reasons the WHATWG parser never gives (UNPARSEABLE only for a decoder bug). */
+  private static final EnumSet<RejectReason> NOT_PRODUCED =
+      EnumSet.of(RejectReason.CONTROL_CHARS, RejectReason.UNPARSEABLE);
+
   private static RawRecord raw(String value) {
     return new RawRecord(null, value == null ? null : value.getBytes(UTF_8), null, "t-0@1");
   }
@@ -147,7 +151,7 @@ class DecodeFunctionTest {
     String after = "\" , \"force\":false ,\"tail\":\"\ud83d\ude00\"}  \n";
     String in = before + "HTTP://Example.com/a/../b?z=1&a=2" + after;
     UrlRecord r = one(cfg("json").build(), raw(in));
-    String canon = "http://example.com/b?a=2&z=1";
+    String canon = "http://example.com/b?z=1&a=2";
     assertEquals(canon, r.url);
     assertArrayEquals((before + canon + after).getBytes(UTF_8), r.value);
     assertFalse(r.force);
@@ -182,7 +186,7 @@ class DecodeFunctionTest {
     DecodeConfig domain = cfg("text").keyMode("DOMAIN").build();
     assertArrayEquals("10.1.2.3".getBytes(UTF_8), one(domain, raw("http://10.1.2.3:8080/")).key);
     assertArrayEquals("a.b.unknowntld".getBytes(UTF_8), one(domain, raw("http://a.b.unknowntld/")).key);
-    assertArrayEquals("[0:0:0:0:0:0:0:1]".getBytes(UTF_8), one(domain, raw("http://[::1]/")).key);
+    assertArrayEquals("[::1]".getBytes(UTF_8), one(domain, raw("http://[::1]/")).key);
     assertArrayEquals("x.blogspot.com".getBytes(UTF_8), one(domain, raw("http://x.blogspot.com/")).key);
   }
 
@@ -201,10 +205,9 @@ class DecodeFunctionTest {
       {text, null, RejectReason.EMPTY},
       {text, " \r\n", RejectReason.EMPTY},
       {json, "", RejectReason.EMPTY},
-      {text, "http://a.com/x\u0000", RejectReason.CONTROL_CHARS},
+      {text, "http://a\u0000.com/x", RejectReason.BAD_HOST},
       {text, "http://a.com/" + "x".repeat(60), RejectReason.TOO_LONG},
       {json, "{\"url\":\"http://a.com/" + "x".repeat(60) + "\"}", RejectReason.TOO_LONG},
-      {text, "http://a.com/\t/", RejectReason.CONTROL_CHARS},
       {json, "{\"url\":", RejectReason.NOT_JSON},
       {json, "[\"http://a.com/\"]", RejectReason.NOT_OBJECT},
       {json, "{\"href\":\"http://a.com/\"}", RejectReason.MISSING_URL},
@@ -213,9 +216,8 @@ class DecodeFunctionTest {
       {json, "{\"url\":\"http://a.com/\",\"url\":\"http://b.com/\"}", RejectReason.DUPLICATE_FIELD},
       {text, "/relative", RejectReason.RELATIVE_URL},
       {json, "{\"url\":\"ftp://a.com/\"}", RejectReason.UNSUPPORTED_SCHEME},
-      {text, "http://a..com/", RejectReason.BAD_HOST},
+      {text, "http://a.com%2F/", RejectReason.BAD_HOST},
       {text, "http://a.com:70000/", RejectReason.BAD_PORT},
-      {text, "http://a.com/a\\b", RejectReason.UNPARSEABLE},
     };
     EnumSet<RejectReason> seen = EnumSet.noneOf(RejectReason.class);
     for (Object[] c : cases) {
@@ -235,7 +237,7 @@ class DecodeFunctionTest {
         null, "x"));
     assertEquals(RejectReason.BAD_UTF8, bad.reason);
     seen.add(bad.reason);
-    assertEquals(EnumSet.allOf(RejectReason.class), seen);
+    assertEquals(EnumSet.complementOf(NOT_PRODUCED), seen);
   }
 
   @Test
@@ -280,7 +282,7 @@ class DecodeFunctionTest {
     assertTrue(categories.containsKey("1mib"), "corpus has 1 MiB values");
     EnumSet<RejectReason> expected = EnumSet.noneOf(RejectReason.class);
     cases.forEach(k -> expected.add(k.expected));
-    EnumSet<RejectReason> all = EnumSet.allOf(RejectReason.class);
+    EnumSet<RejectReason> all = EnumSet.complementOf(NOT_PRODUCED);
     if (c.format() == DecodeConfig.Format.TEXT) {
       all.removeAll(EnumSet.of(RejectReason.NOT_JSON, RejectReason.NOT_OBJECT,
           RejectReason.MISSING_URL, RejectReason.URL_NOT_STRING, RejectReason.FORCE_NOT_BOOLEAN,

@@ -41,7 +41,8 @@ public final class CrawlStreamGenerator {
       double nav,
       double external,
       int burst,
-      int window) {
+      int window,
+      boolean messy) {
 
     public Settings {
       require(lines >= 0, "--lines", "an integer >= 0", lines);
@@ -59,7 +60,7 @@ public final class CrawlStreamGenerator {
 
     public static Settings defaults(long lines, long seed) {
       return new Settings(lines, (long) (lines * 0.3), defaultHosts((long) (lines * 0.3)), 1.1, seed,
-          false, "-", null, 0.3, 0.05, 0.15, 0.1, 20, 4096);
+          false, "-", null, 0.3, 0.05, 0.15, 0.1, 20, 4096, false);
     }
   }
 
@@ -71,6 +72,7 @@ public final class CrawlStreamGenerator {
 
   private final Settings settings;
   private final CrawlUrls urls;
+  private final MessyUrls messy;
   private final SplitMix64 rnd;
   private final ZipfSampler hostRank;
   private final double firstProbability;
@@ -93,6 +95,7 @@ public final class CrawlStreamGenerator {
   public CrawlStreamGenerator(Settings settings) {
     this.settings = settings;
     this.urls = new CrawlUrls(settings.seed());
+    this.messy = settings.messy() ? new MessyUrls(urls, settings.seed()) : null;
     this.rnd = new SplitMix64(SplitMix64.mix(settings.seed()));
     this.hostRank = new ZipfSampler(settings.hosts(), settings.zipf());
     this.firstProbability = settings.lines() == 0 ? 0 : (double) settings.uniqueTarget() / settings.lines();
@@ -158,14 +161,20 @@ public final class CrawlStreamGenerator {
       windowFilled++;
     }
 
-    urls.render(canonical, host, id, 0, 0);
     StringBuilder url = canonical;
-    if (settings.variants() > 0 && rnd.nextDouble() < settings.variants()) {
+    if (messy != null) {
+      messy.canonical(canonical, host, id);
+      if (settings.variants() > 0 && rnd.nextDouble() < settings.variants()) {
+        scratch.setLength(0);
+        messy.variant(scratch, host, id, rnd.nextLong(), settings.json());
+        url = scratch;
+      }
+    } else {
+      urls.render(canonical, host, id, 0, 0);
+    }
+    if (messy == null && settings.variants() > 0 && rnd.nextDouble() < settings.variants()) {
       long bits = rnd.nextLong();
       int flags = (int) (bits >>> 60) & CrawlUrls.ALL_VARIANTS;
-      if (!urls.hasReorderableQuery(id)) {
-        flags &= ~CrawlUrls.PARAM_ORDER;
-      }
       if (flags == 0) {
         flags = CrawlUrls.FRAGMENT;
       }
@@ -174,7 +183,7 @@ public final class CrawlStreamGenerator {
       url = scratch;
     }
     if (settings.json()) {
-      // URLs and anchors hold no character that JSON escapes
+      // URLs and anchors hold no character that JSON escapes (messy ones neither: no '\\' in JSON)
       line.append("{\"url\":\"").append(url).append("\",\"source\":\"").append(source)
           .append("\",\"depth\":").append(burstDepth).append(",\"anchor\":\"");
       CrawlUrls.appendAnchor(line, rnd.nextLong());
@@ -239,7 +248,7 @@ public final class CrawlStreamGenerator {
     }
   }
 
-  /** Bytes of ASCII text into a reused buffer: no per-line String or encoder. */
+  /** Bytes of text (UTF-8) into a reused buffer: no per-line String or encoder. */
   private static final class AsciiWriter {
     private final OutputStream out;
     private final byte[] buf = new byte[1 << 16];
@@ -251,10 +260,22 @@ public final class CrawlStreamGenerator {
 
     void text(CharSequence s) throws IOException {
       for (int i = 0, n = s.length(); i < n; i++) {
-        if (pos == buf.length) {
+        if (pos + 4 > buf.length) {
           drain();
         }
-        buf[pos++] = (byte) s.charAt(i);
+        char c = s.charAt(i);
+        if (c < 0x80) {
+          buf[pos++] = (byte) c;
+        } else {
+          // --messy IDN hosts: UTF-8 (no surrogate pairs among them)
+          if (c < 0x800) {
+            buf[pos++] = (byte) (0xC0 | c >> 6);
+          } else {
+            buf[pos++] = (byte) (0xE0 | c >> 12);
+            buf[pos++] = (byte) (0x80 | (c >> 6 & 0x3F));
+          }
+          buf[pos++] = (byte) (0x80 | (c & 0x3F));
+        }
       }
     }
 
@@ -292,7 +313,9 @@ public final class CrawlStreamGenerator {
       "  --nav P             fraction of repeats that are the host's navigation pages (default 0.15)",
       "  --external P        fraction of a burst's links to other hosts (default 0.1)",
       "  --burst N           mean links per crawled page (default 20)",
-      "  --window N          recent links that repeats are drawn from (default 4096)");
+      "  --window N          recent links that repeats are drawn from (default 4096)",
+      "  --messy             IDN/IP hosts, ports, escapes, '//', unsorted and empty parameters in",
+      "                      pages; userinfo, case, dots, whitespace, ... in variants (MessyUrls)");
 
   /** Parses {@code --flag value} pairs; errors name the flag and the accepted values. */
   public static Settings parse(String[] args) {
@@ -310,10 +333,15 @@ public final class CrawlStreamGenerator {
     double external = 0.1;
     int burst = 20;
     int window = 4096;
+    boolean messy = false;
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (flag.equals("--help") || flag.equals("-h")) {
         throw new IllegalArgumentException(USAGE);
+      }
+      if (flag.equals("--messy")) {
+        messy = true;
+        continue;
       }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException(flag + " needs a value\n" + USAGE);
@@ -346,7 +374,7 @@ public final class CrawlStreamGenerator {
     long u = unique != null ? unique : (long) (lines * 0.3);
     int h = hosts != null ? hosts : defaultHosts(u);
     return new Settings(lines, u, h, zipf, seed, json, output, truth, variants, longRange, nav, external,
-        burst, window);
+        burst, window, messy);
   }
 
   private static long parseLong(String flag, String v) {

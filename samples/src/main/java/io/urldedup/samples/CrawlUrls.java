@@ -4,11 +4,12 @@ package io.urldedup.samples;
  * Renders the generator's pages as URLs. A page is (host index, page id): id >= 0 is an article
  * (unique per id), id < 0 one of a host's {@link #NAV_PAGES} navigation pages.
  *
- * <p>The canonical form is a fixed point of crawler-commons BasicURLNormalizer (lower-case scheme and
- * host, no port, no fragment, no dot segments, only unreserved characters, query keys sorted and
- * distinct). Variants differ from it only in ways that normalizer undoes: a fragment, the host's
- * case, the scheme's default port, the order of query parameters. So the truth a generator writes
- * holds for the job's canonicalizer with its default rules.
+ * <p>The canonical form is a fixed point of the job's default rules (lower-case scheme and host,
+ * no port, no fragment, no dot segments, only unreserved characters, query keys sorted and
+ * distinct). Variants differ from it only in ways the default rules undo: a fragment, the host's
+ * case, the scheme's default port. So the truth a generator writes holds for the job's default
+ * rules. (The order of query parameters is not among them: it is a different URL unless
+ * {@code --sort-params}.) {@code --messy} renders through {@link MessyUrls}.
  */
 final class CrawlUrls {
   static final int NAV_PAGES = 8;
@@ -18,7 +19,8 @@ final class CrawlUrls {
   static final int HOST_CASE = 2;
   static final int DEFAULT_PORT = 4;
   static final int PARAM_ORDER = 8;
-  static final int ALL_VARIANTS = FRAGMENT | HOST_CASE | DEFAULT_PORT | PARAM_ORDER;
+  /** The variants the default rules undo (PARAM_ORDER needs --sort-params). */
+  static final int ALL_VARIANTS = FRAGMENT | HOST_CASE | DEFAULT_PORT;
 
   private static final String[] SYLLABLES = {
     "ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "be", "da", "fe", "go", "hu", "ji", "ko", "la",
@@ -122,18 +124,6 @@ final class CrawlUrls {
     if ((variants & FRAGMENT) != 0) {
       sb.append(FRAGMENTS[(int) ((variantBits >>> 8) % FRAGMENTS.length)]);
     }
-  }
-
-  /** True when the page has at least two query parameters (so their order can vary). */
-  boolean hasReorderableQuery(long id) {
-    if (isNav(id)) {
-      return false;
-    }
-    long pm = SplitMix64.mix(seedMix ^ (id * 0x9E3779B97F4A7C15L));
-    if (((pm >>> 40) % 5) != 0) {
-      return false;
-    }
-    return Integer.bitCount(queryKeys(pm)) >= 2;
   }
 
   /** A subset of KEYS, each key with probability 1/4 (two random bytes ANDed), never empty. */

@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import crawlercommons.filters.basic.BasicURLNormalizer;
+import io.urldedup.operators.UrlCanonicalizer;
+import io.urldedup.operators.UrlRejectedException;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -49,33 +50,66 @@ class CrawlStreamGeneratorTest {
   }
 
   /**
-   * Every line normalizes (crawler-commons BasicURLNormalizer, the job's base canonicalizer) to the
-   * canonical URL of its truth line, canonical URLs are fixed points, and "first" holds exactly for
-   * the first occurrence of a canonical URL. Distinct pages never share a canonical URL: the number
-   * of distinct canonical URLs equals the number of "first" lines.
+   * Every line canonicalizes (the job's canonicalizer, default rules) to the canonical URL of its
+   * truth line, canonical URLs are fixed points, and "first" holds exactly for the first
+   * occurrence of a canonical URL. Distinct pages never share a canonical URL: the number of
+   * distinct canonical URLs equals the number of "first" lines.
    */
   @Test
-  void truthMatchesTheNormalizer() throws IOException {
-    BasicURLNormalizer normalizer = new BasicURLNormalizer();
-    byte[][] r = run(settings(30_000, 3, false));
+  void truthMatchesTheCanonicalizer() throws Exception {
+    truthHolds(settings(30_000, 3, false), false);
+  }
+
+  /** The same for --messy, text and JSON, and the messy stream has every kind of mess. */
+  @Test
+  void messyTruthMatchesTheCanonicalizer() throws Exception {
+    for (boolean json : new boolean[] {false, true}) {
+      CrawlStreamGenerator.Settings s = CrawlStreamGenerator.parse(new String[] {"--lines",
+          "30000", "--seed", "4", "--format", json ? "json" : "text", "--messy"});
+      List<String> lines = truthHolds(s, json);
+      String all = String.join("\n", lines);
+      for (String mess : new String[] {"HTTP", "@", "xn--", "10.", "[2001:", ":8080", "%2d",
+          "%c3%a9", "/./", "/../", "//", "&empty=&", "#", ".:", "0x", " "}) {
+        assertTrue(all.contains(mess), (json ? "json" : "text") + " stream lacks " + mess);
+      }
+      if (!json) {
+        for (String mess : new String[] {"\t", "\\", "ü"}) {
+          assertTrue(all.contains(mess), "text stream lacks " + mess);
+        }
+      }
+    }
+  }
+
+  private static List<String> truthHolds(CrawlStreamGenerator.Settings s, boolean json)
+      throws Exception {
+    UrlCanonicalizer canonicalizer = UrlCanonicalizer.defaults();
+    byte[][] r = run(s);
     List<String> lines = lines(r[0]);
     List<String> truth = lines(r[1]);
-    assertEquals(30_000, lines.size());
+    assertEquals(s.lines(), lines.size());
     assertEquals(lines.size(), truth.size());
     Set<String> seen = new HashSet<>();
     int variants = 0;
     for (int i = 0; i < lines.size(); i++) {
       String[] t = truth.get(i).split("\t", 2);
       String canonical = t[1];
-      assertEquals(canonical, normalizer.filter(lines.get(i)), "line " + (i + 1) + ": " + lines.get(i));
-      assertEquals(canonical, normalizer.filter(canonical), "canonical is not a fixed point: " + canonical);
+      String line = lines.get(i);
+      String url = json ? line.substring(8, line.indexOf("\",\"source\"")) : line;
+      try {
+        assertEquals(canonical, canonicalizer.canonicalize(url), "line " + (i + 1) + ": " + url);
+        assertEquals(canonical, canonicalizer.canonicalize(canonical),
+            "canonical is not a fixed point: " + canonical);
+      } catch (UrlRejectedException e) {
+        throw new AssertionError("line " + (i + 1) + ": " + url + " rejected: " + e.detail());
+      }
       assertEquals(seen.add(canonical), t[0].equals("first"), "line " + (i + 1) + ": " + truth.get(i));
-      if (!lines.get(i).equals(canonical)) {
+      if (!url.equals(canonical)) {
         variants++;
       }
     }
     // --variants 0.3: binomial, 5 sigma = 5 sqrt(0.3 * 0.7 / 30000) = 0.013
     assertEquals(0.3, variants / 30_000.0, 0.013);
+    return lines;
   }
 
   @Test
@@ -196,7 +230,7 @@ class CrawlStreamGeneratorTest {
   }
 
   private static List<String> lines(byte[] bytes) {
-    return new String(bytes, java.nio.charset.StandardCharsets.US_ASCII).lines().toList();
+    return new String(bytes, java.nio.charset.StandardCharsets.UTF_8).lines().toList();
   }
 
   private static long countLines(File f) throws IOException {

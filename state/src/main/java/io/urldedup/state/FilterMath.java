@@ -506,31 +506,6 @@ public final class FilterMath {
     }
   }
 
-  /** Where a scalable filter stops growing: elements held by then, its slices and their bytes. */
-  public record ScalableCap(long elements, int slices, long bytes) {}
-
-  /**
-   * Slices are added while the next one still fits under {@code maxMemory}: growth stops at the
-   * first slice that would not fit, which can leave the filter well under the cap (slice i takes
-   * about s^i times the first one's bytes). Beyond {@code elements} the last slice is overfilled.
-   */
-  public static ScalableCap scalableCap(FilterSpec spec) {
-    long elements = 0;
-    int slices = 0;
-    long used = 0;
-    while (slices < FilterHeader.MAX_SLICES) {
-      long b = scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), slices);
-      if (used + b > spec.maxMemoryBytes()) {
-        break;
-      }
-      used += b;
-      long cap = scalableSliceCapacity(spec.capacity(), spec.growth(), slices);
-      elements = cap > Long.MAX_VALUE - elements ? Long.MAX_VALUE : elements + cap;
-      slices++;
-    }
-    return new ScalableCap(elements, slices, used);
-  }
-
   // ---------------------------------------------------------------- helpers
 
   private static final double[] LN_FACT = new double[256];

@@ -1,10 +1,16 @@
 package io.urldedup.state;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * The text the job's {@code plan} command prints: the concrete filter a spec turns into, per shard
+ * What the job's {@code plan} command prints: the concrete filter a spec turns into, per shard
  * and in total, and what to expect of it (FPR, forgetting, growth, where the memory cap bites).
+ * {@link #render} is the text; {@link #facts} the same numbers for {@code plan --json}, computed
+ * by the same row methods.
  */
 public final class FilterPlan {
 
@@ -14,6 +20,117 @@ public final class FilterPlan {
   static final long[] SCALABLE_SIZES = {1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L};
 
   private FilterPlan() {}
+
+  /** One row of the stable filter's forgetting table. */
+  public record ForgettingRow(long newUrls, double reemittedIfSeenAgain, double forgottenBy) {}
+
+  /** One row of the scalable filter's growth table. */
+  public record GrowthRow(long urls, long urlsPerShard, int slices, long bytesPerShard, double fprBound,
+      boolean capped) {}
+
+  /** Where the scalable filter's memory cap is reached, per shard. */
+  public record Cap(long urlsPerShard, int slices, long bytesPerShard) {}
+
+  public static List<ForgettingRow> forgetting(FilterSpec spec, int shards) {
+    FilterMath.StableGeometry g = FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+    List<ForgettingRow> rows = new ArrayList<>();
+    for (long gap : STABLE_GAPS) {
+      long perShard = Math.max(1, gap / shards);
+      rows.add(new ForgettingRow(gap, FilterMath.stableFalseNegative(g, perShard),
+          FilterMath.stableForgottenBy(g, perShard)));
+    }
+    return rows;
+  }
+
+  public static List<GrowthRow> growth(FilterSpec spec, int shards) {
+    List<GrowthRow> rows = new ArrayList<>();
+    for (long n : SCALABLE_SIZES) {
+      long perShard = (n + shards - 1) / shards;
+      FilterMath.ScalableUsage u = FilterMath.scalableUsage(spec, perShard);
+      rows.add(new GrowthRow(n, perShard, u.slices(), u.bytes(), u.fprBound(), u.saturated()));
+    }
+    return rows;
+  }
+
+  public static Cap cap(FilterSpec spec) {
+    long capAt = 0;
+    int slices = 0;
+    long used = 0;
+    while (slices < FilterHeader.MAX_SLICES) {
+      long b = FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), slices);
+      if (used + b > spec.maxMemoryBytes()) {
+        break;
+      }
+      used += b;
+      capAt += FilterMath.scalableSliceCapacity(spec.capacity(), spec.growth(), slices);
+      slices++;
+    }
+    return new Cap(capAt, slices, used);
+  }
+
+  /**
+   * The plan's numbers as nested maps and lists (insertion-ordered; rates as fractions, sizes in
+   * bytes) for {@code plan --json}. Key names are an interface (scripts parse them): add keys, do
+   * not rename or remove them; a new filter kind adds its own branch. See docs/plan-json.md.
+   */
+  public static Map<String, Object> facts(FilterSpec spec, int shards) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (spec.kind() == FilterSpec.Kind.STABLE) {
+      FilterMath.StableGeometry g = FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+      out.put("cellBits", g.cellBits());
+      out.put("max", g.max());
+      out.put("k", g.k());
+      out.put("p", g.p());
+      out.put("blockWords", g.blockWords());
+      out.put("cellsPerShard", g.cells());
+      out.put("blocksPerShard", g.blocks());
+      out.put("bytesPerShard", pagesBytes(g));
+      out.put("totalBytes", pagesBytes(g) * shards);
+      out.put("stableFpr", g.stableFpr());
+      out.put("stableZeroFraction", g.stableZeroFraction());
+      List<Map<String, Object>> rows = new ArrayList<>();
+      for (ForgettingRow r : forgetting(spec, shards)) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("newUrls", r.newUrls());
+        row.put("reemittedIfSeenAgain", r.reemittedIfSeenAgain());
+        row.put("forgottenBy", r.forgottenBy());
+        rows.add(row);
+      }
+      out.put("forgetting", rows);
+    } else if (spec.kind() == FilterSpec.Kind.SCALABLE) {
+      double eps0 = FilterMath.scalableSliceFpr(spec.fpr(), spec.tightening(), 0);
+      FilterMath.BlockedSizing s0 = FilterMath.blockedSizing(eps0);
+      out.put("capacityPerShard", spec.capacity());
+      out.put("growth", spec.growth());
+      out.put("tightening", spec.tightening());
+      out.put("firstSliceFpr", eps0);
+      out.put("firstSliceK", s0.k());
+      out.put("firstSliceBitsPerUrl", s0.bitsPerElement());
+      out.put("firstSliceBytesPerShard",
+          FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0));
+      out.put("maxMemoryPerShard", spec.maxMemoryBytes());
+      out.put("totalMaxMemory", spec.maxMemoryBytes() * shards);
+      List<Map<String, Object>> rows = new ArrayList<>();
+      for (GrowthRow r : growth(spec, shards)) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("urls", r.urls());
+        row.put("urlsPerShard", r.urlsPerShard());
+        row.put("slices", r.slices());
+        row.put("bytesPerShard", r.bytesPerShard());
+        row.put("totalBytes", r.bytesPerShard() * shards);
+        row.put("fprBound", r.fprBound());
+        row.put("capped", r.capped());
+        rows.add(row);
+      }
+      out.put("growthTable", rows);
+      Cap c = cap(spec);
+      out.put("capReachedAfterUrlsPerShard", c.urlsPerShard());
+      out.put("capReachedAfterUrls", c.urlsPerShard() * shards);
+      out.put("slicesAtCap", c.slices());
+      out.put("bytesPerShardAtCap", c.bytesPerShard());
+    }
+    return out;
+  }
 
   public static String render(FilterSpec spec, int shards) {
     if (shards < 1) {
@@ -45,10 +162,8 @@ public final class FilterPlan {
     line(sb, "  forgetting: a repeat is a read, so a URL is forgotten some number of new URLs after it was last");
     line(sb, "  emitted, however often it was seen since (new URLs over the whole job, spread over %d shards):", shards);
     line(sb, "    %15s  %26s  %26s", "new URLs", "re-emitted if seen again", "forgotten by (seen often)");
-    for (long gap : STABLE_GAPS) {
-      long perShard = Math.max(1, gap / shards);
-      line(sb, "    %,15d  %26s  %26s", gap, pct(FilterMath.stableFalseNegative(g, perShard)),
-          pct(FilterMath.stableForgottenBy(g, perShard)));
+    for (ForgettingRow r : forgetting(spec, shards)) {
+      line(sb, "    %,15d  %26s  %26s", r.newUrls(), pct(r.reemittedIfSeenAgain()), pct(r.forgottenBy()));
     }
     return sb.toString();
   }
@@ -67,16 +182,14 @@ public final class FilterPlan {
         bytes(spec.maxMemoryBytes() * shards));
     line(sb, "  %15s  %13s  %6s  %12s  %12s  %s", "URLs (total)", "per shard", "slices", "per shard", "total",
         "FPR bound");
-    for (long n : SCALABLE_SIZES) {
-      long perShard = (n + shards - 1) / shards;
-      FilterMath.ScalableUsage u = FilterMath.scalableUsage(spec, perShard);
-      line(sb, "  %,15d  %,13d  %6d  %12s  %12s  %s%s", n, perShard, u.slices(), bytes(u.bytes()),
-          bytes(u.bytes() * shards), pct(u.fprBound()), u.saturated() ? "  (capped: rises with overfill)" : "");
+    for (GrowthRow r : growth(spec, shards)) {
+      line(sb, "  %,15d  %,13d  %6d  %12s  %12s  %s%s", r.urls(), r.urlsPerShard(), r.slices(), bytes(r.bytesPerShard()),
+          bytes(r.bytesPerShard() * shards), pct(r.fprBound()), r.capped() ? "  (capped: rises with overfill)" : "");
     }
-    FilterMath.ScalableCap cap = FilterMath.scalableCap(spec);
+    Cap c = cap(spec);
     line(sb, "  cap reached after %,d URLs per shard (%,d total) with %d slices (%s per shard, %s total); beyond it"
-        + " the last slice is overfilled and the FPR rises", cap.elements(), cap.elements() * shards, cap.slices(),
-        bytes(cap.bytes()), bytes(cap.bytes() * shards));
+        + " the last slice is overfilled and the FPR rises", c.urlsPerShard(), c.urlsPerShard() * shards, c.slices(),
+        bytes(c.bytesPerShard()), bytes(c.bytesPerShard() * shards));
     return sb.toString();
   }
 

@@ -171,13 +171,13 @@ public final class StateReport {
       line(b, "memory: %s (--memory, fixed)", FilterPlan.bytes(memoryBytes()));
       b.append(FilterPlan.stableForgetting(spec, n));
     } else {
-      FilterMath.ScalableCap cap = FilterMath.scalableCap(spec);
+      FilterPlan.Cap cap = FilterPlan.cap(spec);
       int maxSlices = shards.stream().mapToInt(s -> s.header().slices()).max().orElse(0);
       line(b, "memory: %s in slices (up to %d per shard) of --max-memory %s; %d of %d shards saturated%s",
           FilterPlan.bytes(memoryBytes()), maxSlices, FilterPlan.bytes(spec.maxMemoryBytes() * n), saturatedShards(),
           n, saturatedShards() > 0 ? "  WARNING: saturated shards' FPR rises with every URL" : "");
       line(b, "cap: growth stops after %,d URLs (%,d per shard, %d slices, %s of --max-memory used); beyond it"
-          + " the FPR rises", cap.elements() * n, cap.elements(), cap.slices(), FilterPlan.bytes(cap.bytes() * n));
+          + " the FPR rises", cap.urlsPerShard() * n, cap.urlsPerShard(), cap.slices(), FilterPlan.bytes(cap.bytesPerShard() * n));
     }
     line(b, "per shard:");
     boolean scalable = h.kind() != FilterSpec.Kind.STABLE;
@@ -275,9 +275,9 @@ public final class StateReport {
       } else {
         g.writeNumberField("bitEstimate", Math.round(bitEstimate()));
         g.writeNumberField("bitEstimateSd", Math.round(bitEstimateSd()));
-        FilterMath.ScalableCap cap = FilterMath.scalableCap(spec);
-        g.writeNumberField("capReachedAtUrls", cap.elements() * shardCount());
-        g.writeNumberField("capBytes", cap.bytes() * shardCount());
+        FilterPlan.Cap cap = FilterPlan.cap(spec);
+        g.writeNumberField("capReachedAtUrls", cap.urlsPerShard() * shardCount());
+        g.writeNumberField("capBytes", cap.bytesPerShard() * shardCount());
         g.writeNumberField("maxMemoryBytes", spec.maxMemoryBytes() * shardCount());
         g.writeNumberField("saturatedShards", saturatedShards());
       }

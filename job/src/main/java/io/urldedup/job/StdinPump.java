@@ -1,0 +1,96 @@
+package io.urldedup.job;
+
+import io.urldedup.operators.RawRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reads stdin on a thread of its own into a small bounded queue, so that the source task never
+ * blocks in {@code read()}: checkpoints, records and the end of input go on while the producer
+ * is quiet ({@code tail -f links.log | urldedup run --input -}). The queue bounds memory (a fast
+ * producer waits, as any pipe reader makes it wait); nothing is spooled to disk.
+ */
+final class StdinPump {
+
+  /** Bytes in flight between the thread and the source (a record costs its bytes + 64). */
+  static final int QUEUE_BYTES = 8 << 20;
+
+  private final ConcurrentLinkedQueue<RawRecord> queue = new ConcurrentLinkedQueue<>();
+  private final Semaphore room = new Semaphore(QUEUE_BYTES);
+  private final Thread thread;
+  private final Runnable onData;
+  private volatile boolean stopped;
+  private volatile boolean ended;
+  private volatile IOException error;
+
+  /** @param onData called (from the pump's thread) after each record queued and at the end */
+  StdinPump(InputStream in, LineHook hook, Runnable onData) {
+    this.onData = onData;
+    LineReader lines = new LineReader(in, 0, 0, false, Long.MAX_VALUE, hook);
+    this.thread = new Thread(() -> pump(lines), "urldedup-stdin");
+    // a thread blocked in read() on a quiet pipe cannot be interrupted; it must not keep the
+    // process alive after the run ended
+    thread.setDaemon(true);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  private void pump(LineReader lines) {
+    try {
+      RawRecord r;
+      while (!stopped && (r = lines.next()) != null) {
+        while (!room.tryAcquire(cost(r), 100, TimeUnit.MILLISECONDS)) {
+          if (stopped) {
+            return;
+          }
+        }
+        queue.add(r);
+        onData.run();
+      }
+    } catch (IOException e) {
+      error = e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      ended = true;
+      onData.run();
+    }
+  }
+
+  /** The next line read, or null if none is queued now. */
+  RawRecord poll() {
+    RawRecord r = queue.poll();
+    if (r != null) {
+      room.release(cost(r));
+    }
+    return r;
+  }
+
+  private static int cost(RawRecord r) {
+    return r.value.length + 64;
+  }
+
+  boolean hasQueued() {
+    return !queue.isEmpty();
+  }
+
+  /** End of stdin (or a read error, or {@link #stop}): nothing more will be queued. */
+  boolean ended() {
+    return ended;
+  }
+
+  /** The read error that ended the stream, or null. */
+  IOException error() {
+    return error;
+  }
+
+  /** Queue nothing more (a thread blocked in {@code read()} stays there until the process ends). */
+  void stop() {
+    stopped = true;
+  }
+}

@@ -1,0 +1,202 @@
+package io.urldedup.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The embedded mode as a process ({@code UrlDedupJob.main}, as the launcher runs it, with the
+ * launcher's logging): stdin from a real slow producer, Ctrl-C and SIGTERM, stdout that cannot be
+ * written ({@code > /dev/full}, a reader that goes away as {@code | head -2} does).
+ *
+ * <p>Timing: the producer waits for each URL to come out before it sends the next (at least
+ * {@value #SPACING_MS} ms apart), so a source that read stdin to its end before emitting would
+ * emit nothing and fail the test, however loaded the machine. The latencies are printed; the
+ * bound on them ({@value #LATENCY_BOUND_MS} ms) allows for a machine running eight builds at once
+ * (stdout is written at once: about 0.2 s here when idle, see the README).
+ */
+class EmbeddedProcessTest {
+
+  static final int LINES = 12;
+  static final long SPACING_MS = 300;
+  static final long LATENCY_BOUND_MS = 30_000;
+  /** Cluster start of a fresh JVM under load. */
+  static final long START_BOUND_S = 180;
+
+  @TempDir Path dir;
+
+  /** The job's main in a JVM of its own; {@code resetInt}: SIGINT not ignored (see below). */
+  ProcessBuilder job(boolean resetInt, String... flags) {
+    List<String> cmd = new ArrayList<>();
+    if (resetInt) {
+      // a process started in the background of a non-interactive shell (as this test JVM may
+      // be) inherits SIGINT ignored, and the JVM then cannot handle it; a terminal's Ctrl-C
+      // reaches a foreground process with SIGINT at its default, as here
+      cmd.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
+    }
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
+        cmd.add(a);
+      }
+    }
+    cmd.addAll(List.of("-Xmx512m", "-Djava.io.tmpdir=" + dir,
+        "-Dlog4j.configurationFile=" + Path.of("src/main/launcher/log4j2-cli.properties").toAbsolutePath(),
+        "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+        UrlDedupJob.class.getName(),
+        "run", "--hash-seed", "7", "--parallelism", "1"));
+    cmd.addAll(List.of(flags));
+    return new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile());
+  }
+
+  String stderr() throws IOException {
+    return Files.readString(dir.resolve("stderr.txt"));
+  }
+
+  /** stdout lines with their arrival time, read on a thread of their own. */
+  static LinkedBlockingQueue<long[]> arrivals(Process p, List<String> lines) {
+    LinkedBlockingQueue<long[]> q = new LinkedBlockingQueue<>();
+    Thread t = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String l; (l = r.readLine()) != null; ) {
+          synchronized (lines) {
+            lines.add(l);
+          }
+          q.add(new long[] {System.nanoTime(), lines.size()});
+        }
+      } catch (IOException ignored) {
+        // the process ended
+      }
+    }, "stdout-reader");
+    t.setDaemon(true);
+    t.start();
+    return q;
+  }
+
+  static void send(OutputStream stdin, String line) throws IOException {
+    stdin.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+    stdin.flush();
+  }
+
+  /**
+   * {@code (for i in $(seq 1 12); do echo http://a.com/$i; sleep ...; done) | urldedup run --input -
+   * --output - --checkpoint-interval 1s}: each URL comes out while the producer is still there;
+   * then SIGTERM (the pipe still open) ends the run with the summary, exit 0.
+   */
+  @Test
+  @Timeout(600)
+  void stdinIsAStreamAndSigtermEndsItWithTheSummary() throws Exception {
+    Process p = job(false, "--input", "-", "--output", "-", "--checkpoint-interval", "1s").start();
+    List<String> out = new ArrayList<>();
+    LinkedBlockingQueue<long[]> q = arrivals(p, out);
+    List<Long> latencies = new ArrayList<>();
+    try (OutputStream stdin = p.getOutputStream()) {
+      for (int i = 1; i <= LINES; i++) {
+        long sent = System.nanoTime();
+        send(stdin, "http://a.com/" + i);
+        long[] a = q.poll(i == 1 ? START_BOUND_S : LATENCY_BOUND_MS / 1000, TimeUnit.SECONDS);
+        assertNotNull(a, "http://a.com/" + i + " not written while the producer waits; stderr:\n" + stderr());
+        latencies.add((a[0] - sent) / 1_000_000);
+        Thread.sleep(Math.max(0, SPACING_MS - (System.nanoTime() - sent) / 1_000_000));
+      }
+      List<String> expected = new ArrayList<>();
+      for (int i = 1; i <= LINES; i++) {
+        expected.add("http://a.com/" + i);
+      }
+      synchronized (out) {
+        assertEquals(expected, out, "in input order at --parallelism 1");
+      }
+      System.out.println("stdin -> stdout latencies (ms; the first includes the cluster start): " + latencies);
+      for (long l : latencies.subList(1, latencies.size())) {
+        assertTrue(l <= LATENCY_BOUND_MS, "latency " + l + " ms: " + latencies);
+      }
+      p.destroy(); // SIGTERM, the producer still connected
+      assertTrue(p.waitFor(120, TimeUnit.SECONDS), "no exit 120 s after SIGTERM");
+    } finally {
+      p.destroyForcibly();
+    }
+    String err = stderr();
+    assertEquals(0, p.exitValue(), err);
+    assertTrue(err.contains("urldedup: SIGTERM: ending the input"), err);
+    assertTrue(err.contains("urldedup: in=12 emitted=12 duplicates=0 invalid=0 forced=0\n"), err);
+    assertTrue(err.contains("urldedup: the input was ended by SIGTERM after 12 lines\n"), err);
+  }
+
+  /** Ctrl-C (SIGINT) while the producer is quiet: the lines read are processed, summary, exit 0. */
+  @Test
+  @Timeout(600)
+  void sigintEndsTheInputWithTheSummary() throws Exception {
+    Process p = job(true, "--input", "-", "--output", "-").start();
+    List<String> out = new ArrayList<>();
+    LinkedBlockingQueue<long[]> q = arrivals(p, out);
+    try (OutputStream stdin = p.getOutputStream()) {
+      send(stdin, "http://a.com/1");
+      assertNotNull(q.poll(START_BOUND_S, TimeUnit.SECONDS), stderr());
+      send(stdin, "http://a.com/2");
+      assertNotNull(q.poll(LATENCY_BOUND_MS, TimeUnit.MILLISECONDS), stderr());
+      Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).inheritIO().start();
+      assertEquals(0, kill.waitFor());
+      assertTrue(p.waitFor(120, TimeUnit.SECONDS), "no exit 120 s after SIGINT");
+    } finally {
+      p.destroyForcibly();
+    }
+    String err = stderr();
+    assertEquals(0, p.exitValue(), err);
+    assertTrue(err.contains("urldedup: in=2 emitted=2 duplicates=0 invalid=0 forced=0\n"), err);
+    assertTrue(err.contains("urldedup: the input was ended by SIGINT after 2 lines\n"), err);
+  }
+
+  Path urls(int n) throws IOException {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      b.append("http://h").append(i % 97).append(".example/p/").append(i).append('\n');
+    }
+    return Files.writeString(dir.resolve("in.txt"), b);
+  }
+
+  /** {@code --output - > /dev/full}: exit 1 naming the cause, not exit 0 with emitted=N. */
+  @Test
+  @Timeout(600)
+  void stdoutOnAFullDeviceFailsTheRun() throws Exception {
+    Process p = job(false, "--input", urls(100).toString(), "--output", "-")
+        .redirectOutput(new File("/dev/full")).start();
+    assertTrue(p.waitFor(START_BOUND_S, TimeUnit.SECONDS));
+    String err = stderr();
+    assertEquals(1, p.exitValue(), err);
+    assertTrue(err.contains("urldedup: error: the job failed: --output -: write failed: No space left on device\n"),
+        err);
+  }
+
+  /** {@code --output - | head -2}: the reader leaves after two lines; the next write fails the run. */
+  @Test
+  @Timeout(600)
+  void stdoutWhoseReaderLeftFailsTheRun() throws Exception {
+    // 2 MB: more than the pipe and the sink buffer hold, so writes go on after the reader left
+    Process p = job(false, "--input", urls(50_000).toString(), "--output", "-").start();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      assertNotNull(r.readLine());
+      assertNotNull(r.readLine());
+    }
+    assertTrue(p.waitFor(START_BOUND_S, TimeUnit.SECONDS));
+    String err = stderr();
+    assertEquals(1, p.exitValue(), err);
+    assertTrue(err.contains("urldedup: error: the job failed: --output -: write failed: Broken pipe\n"), err);
+  }
+}

@@ -1,0 +1,31 @@
+package io.urldedup.operators.url;
+
+/**
+ * The WHATWG URL Standard's percent-encode sets (section 1.3) for the bytes of UTF-8 text: a
+ * byte is encoded as {@code %XX} when its set contains it. Bytes from 0x80 up are the UTF-8 of
+ * code points above U+007E, which every set contains.
+ */
+final class PercentEncodeSet {
+
+  /** C0 controls and everything above U+007E. */
+  static final boolean[] C0_CONTROL = set("");
+  /** Query set: C0 control set and space, ", #, &lt;, &gt;. */
+  static final boolean[] QUERY = set(" \"#<>");
+  /** Special-query set (http, https): query set and '. */
+  static final boolean[] SPECIAL_QUERY = set(" \"#<>'");
+  /** Path set: query set and ?, ^, `, {, }. */
+  static final boolean[] PATH = set(" \"#<>?^`{}");
+
+  private PercentEncodeSet() {}
+
+  private static boolean[] set(String extra) {
+    boolean[] s = new boolean[256];
+    for (int b = 0; b < 256; b++) {
+      s[b] = b < 0x20 || b > 0x7E;
+    }
+    for (int i = 0; i < extra.length(); i++) {
+      s[extra.charAt(i)] = true;
+    }
+    return s;
+  }
+}

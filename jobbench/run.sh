@@ -13,15 +13,14 @@
 #
 # Environment: JOBBENCH_UNIQUE (unique URLs, default records/2), JOBBENCH_SEED (42),
 # JOBBENCH_XMX (4g), JOBBENCH_TIMEOUT (per run, seconds, 1800), JOBBENCH_INTERVAL (10s),
-# JOBBENCH_FLAGS (extra flags for every run), JOBBENCH_STABLE_FLAGS (--memory 16m --cache-memory 32m),
-# JOBBENCH_SCALABLE_FLAGS (--capacity <unique URLs + 10%> --cache-memory 32m), JOBBENCH_COMPACT_EAGERLY
-# (true: urldedup runs on RocksDB compact L0 at every flush, see CompactEagerly),
+# JOBBENCH_FLAGS (extra flags for every run), JOBBENCH_STABLE_FLAGS (--memory 16m),
+# JOBBENCH_SCALABLE_FLAGS (--capacity <unique URLs + 10%>; every other setting is the job's default),
 # JOBBENCH_URLDEDUP_INCREMENTAL (true; false: full checkpoints for the urldedup runs), JOBBENCH_JFR=1,
-# JOBBENCH_SKIP_BUILD=1.
+# JOBBENCH_SKIP_BUILD=1, JOBBENCH_LIB (an earlier OUTDIR/lib: run that code, e.g. a baseline).
 set -euo pipefail
 
 if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
-  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 OUT=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -34,11 +33,10 @@ XMX=${JOBBENCH_XMX:-4g}
 TIMEOUT=${JOBBENCH_TIMEOUT:-1800}
 INTERVAL=${JOBBENCH_INTERVAL:-10s}
 DATA=${JOBBENCH_DATA:-/tmp/urldedup-jobbench}
-STABLE_FLAGS=${JOBBENCH_STABLE_FLAGS:---memory 16m --cache-memory 32m}
+STABLE_FLAGS=${JOBBENCH_STABLE_FLAGS:---memory 16m}
 # capacity with 10% headroom: at exactly the expected count most shards spill a few URLs into a
 # second slice twice the size of the first
-SCALABLE_FLAGS=${JOBBENCH_SCALABLE_FLAGS:---capacity $((UNIQUE + UNIQUE / 10)) --cache-memory 32m}
-COMPACT_EAGERLY=${JOBBENCH_COMPACT_EAGERLY:-true}
+SCALABLE_FLAGS=${JOBBENCH_SCALABLE_FLAGS:---capacity $((UNIQUE + UNIQUE / 10))}
 URLDEDUP_INCREMENTAL=${JOBBENCH_URLDEDUP_INCREMENTAL:-true}
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,19 +45,28 @@ if [[ "${JOBBENCH_SKIP_BUILD:-0}" != 1 || ! -f jobbench/target/classpath.txt ]];
   echo "building (mvn -o package, tests skipped)..." >&2
   mvn -B -ntp -q -o -pl jobbench -am package -DskipTests
 fi
-# a private copy of this worktree's jars: a rebuild during a long run must not change the code under it
+# a private copy of this worktree's jars: a rebuild during a long run must not change the code under it;
+# JOBBENCH_LIB=DIR (an earlier run's OUTDIR/lib) runs that code instead, for a before/after in one session
 LIB="$OUT/lib"
-rm -rf "$LIB" && mkdir -p "$LIB"
-CP="$LIB/urldedup-jobbench.jar"
-cp jobbench/target/urldedup-jobbench-0.1.0-SNAPSHOT.jar "$CP"
 IFS=: read -r -a DEPS < jobbench/target/classpath.txt || true  # the file has no final newline
-for d in "${DEPS[@]}"; do
-  if [[ "$d" == "$ROOT"/* ]]; then
-    cp "$d" "$LIB/" && CP="$CP:$LIB/$(basename "$d")"
-  else
-    CP="$CP:$d"
-  fi
-done
+if [[ -n "${JOBBENCH_LIB:-}" ]]; then
+  LIB=$(cd "$JOBBENCH_LIB" && pwd)
+  CP="$LIB/urldedup-jobbench.jar"
+  for d in "${DEPS[@]}"; do
+    if [[ "$d" == "$ROOT"/* ]]; then CP="$CP:$LIB/$(basename "$d")"; else CP="$CP:$d"; fi
+  done
+else
+  rm -rf "$LIB" && mkdir -p "$LIB"
+  CP="$LIB/urldedup-jobbench.jar"
+  cp jobbench/target/urldedup-jobbench-0.1.0-SNAPSHOT.jar "$CP"
+  for d in "${DEPS[@]}"; do
+    if [[ "$d" == "$ROOT"/* ]]; then
+      cp "$d" "$LIB/" && CP="$CP:$LIB/$(basename "$d")"
+    else
+      CP="$CP:$d"
+    fi
+  done
+fi
 OPENS=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
   --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
   --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
@@ -111,8 +118,8 @@ for backend in "${BACKEND_LIST[@]}"; do
     rm -rf "$work"
     flags=(${JOBBENCH_FLAGS:-})
     case "$job" in
-      stable) flags+=($STABLE_FLAGS --compact-eagerly "$COMPACT_EAGERLY" --incremental "$URLDEDUP_INCREMENTAL") ;;
-      scalable) flags+=($SCALABLE_FLAGS --compact-eagerly "$COMPACT_EAGERLY" --incremental "$URLDEDUP_INCREMENTAL") ;;
+      stable) flags+=($STABLE_FLAGS --incremental "$URLDEDUP_INCREMENTAL") ;;
+      scalable) flags+=($SCALABLE_FLAGS --incremental "$URLDEDUP_INCREMENTAL") ;;
     esac
     jfr=()
     if [[ "${JOBBENCH_JFR:-0}" == 1 ]]; then
@@ -134,7 +141,7 @@ for backend in "${BACKEND_LIST[@]}"; do
       [[ -s "$OUT/$name.properties" ]] || echo "status=exit $rc" > "$OUT/$name.properties"
     fi
     grep -E '^(status|recordsPerSecond|ckptBytesPerUnique|vmHwmKb|fpr|fnRate)=' "$OUT/$name.properties" \
-      | tr '\n' ' ' >&2; echo >&2
+      | tr '\n' ' ' >&2 || true; echo >&2
     rm -rf "$work"
   done
 done

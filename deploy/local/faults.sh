@@ -29,10 +29,10 @@
 #   Recovery times from the kill: all tasks running again (deployed after the kill), the next
 #   checkpoint triggered after that completed, committed output visible after it (OutputWatch).
 #
-# Own stack dir (deploy/local/.work/faults[-quick]-FILTER, -SCENARIO) and ports (3x0xx, 38xxx), so
-# it never collides with stack.sh's default stack, demo.sh or e2e.sh. Exits non-zero on any failed
-# check; the numbers are in .work/<name>/result.txt. Env: FAULTS_DEADLINE (s), REL_KEEP=1 leaves the
-# stack running.
+# Own stack dir (deploy/local/.work/faults[-SCENARIO][-quick]-FILTER) and ports (3x0xx; scenarios
+# 38xxx, with stable 39xxx), so it never collides with stack.sh's default stack, demo.sh or e2e.sh.
+# Exits non-zero on any failed check; the numbers are in .work/<name>/result.txt.
+# Env: FAULTS_DEADLINE (s), REL_KEEP=1 leaves the stack running.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=faults-lib.sh
@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --filter) FILTER="$2"; shift ;;
     --records) RECORDS="$2"; shift ;;
-    -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "faults.sh: unknown argument '$1' (accepted: --scenario NAME, --quick, --filter scalable|stable, --records N)" >&2; exit 2 ;;
   esac
   shift
@@ -83,7 +83,6 @@ if [ -n "$SCENARIO" ]; then
   fi
   NAME="faults-$SCENARIO-$FILTER"
   [ "$QUICK" = 1 ] && NAME="faults-$SCENARIO-quick-$FILTER"
-  [ "$FILTER" = stable ] && BASE=$(( BASE + 100 ))
 elif [ "$QUICK" = 1 ]; then
   RECORDS="${RECORDS:-200000}"; CHUNKS=4; SCHEDULE="2:tm"; NAME="faults-quick-$FILTER"
   REL_DEADLINE="${FAULTS_DEADLINE:-300}"; BASE=33000

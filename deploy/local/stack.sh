@@ -598,9 +598,9 @@ flink_up() {
       -D "rest.port=$(jm_rest_port "$name")" $dyn
     started+=("$name")
     # the first JobManager leads: start the standby once the leader serves
-    [ "$name" = jobmanager ] && wait_for jobmanager 120 flink_overview_at "$(jm_rest_port jobmanager)"
+    [ "$name" = jobmanager ] && wait_for jobmanager 300 flink_overview_at "$(jm_rest_port jobmanager)"
   done
-  for name in "${started[@]}"; do wait_for "$name" 120 flink_overview_at "$(jm_rest_port "$name")"; done
+  for name in "${started[@]}"; do wait_for "$name" 300 flink_overview_at "$(jm_rest_port "$name")"; done
   params=""; started=()
   for name in "${TASKMANAGERS[@]}"; do
     if alive "$name"; then log "$name already running (pid $(pid_of "$name"))"; continue; fi
@@ -627,7 +627,7 @@ flink_up() {
       "${rpc[@]}" $dyn
     started+=("$name")
   done
-  for i in "${!started[@]}"; do wait_for "${started[$i]}" 120 registered "${started[$i]}" "${offsets[$i]}"; done
+  for i in "${!started[@]}"; do wait_for "${started[$i]}" 300 registered "${started[$i]}" "${offsets[$i]}"; done
   return 0
 }
 

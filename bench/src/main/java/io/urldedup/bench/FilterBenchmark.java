@@ -40,6 +40,8 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>blocked: {@link BlockedBloomFilter} at 1% (k and bits/URL from the blocked model);
  *   <li>stable: d = 3 stable filter at 1% stable FPR;
+ *   <li>aged: 1% aged filter, count window, default generations (k = 7-8, l = 50-51), sized to
+ *       the bytes; at 1 MiB filled for k + l generations (every slice at its design load);
  *   <li>scalable: 1% scalable filter with 4 slices (1 + 2 + 4 + 8 first-slice capacities ~ the size),
  *       slices 0-2 filled, so an operation tests 4 slices;
  *   <li>guava: Guava's {@code BloomFilter} over the URL bytes ({@link PooledUrl}'s funnel, the bytes
@@ -74,7 +76,7 @@ public class FilterBenchmark {
   static final double EPS = 0.01;
   static final int BATCH = 16;
 
-  @Param({"blocked", "stable", "scalable", "guava", "onemiss"})
+  @Param({"blocked", "stable", "scalable", "aged", "guava", "onemiss"})
   public String kind;
 
   @Param({"1", "256"})
@@ -141,6 +143,22 @@ public class FilterBenchmark {
         if (sizeMiB == 1) {
           long cells = spec.newHeader(0).stableGeometry().cells();
           for (long i = 0; i < 10 * cells; i++) {
+            filter.add(mix(i), mix(~i));
+          }
+        }
+      }
+      case "aged" -> {
+        // count window sized to fill the bytes: rows = pages x rows per page, g = rows x lambda
+        io.urldedup.state.AgedMath.Sizing sz = io.urldedup.state.AgedMath.sizing(EPS, 0,
+            io.urldedup.state.AgedMath.DEFAULT_SLACK);
+        long rows = bytes / PageStore.PAGE_BYTES * ((PageStore.PAGE_WORDS - 1) / (sz.k() + sz.l()));
+        long g = (long) (rows * sz.lambda());
+        FilterSpec spec = FilterSpec.agedCount(EPS, g * sz.l(), 0);
+        filter = Filters.open(spec.newHeader(hasher.seedFingerprint()), store);
+        touch(store, spec.agedGeometry().pages(), 0);
+        if (sizeMiB == 1) {
+          // k + l generations: every slice holds its design load
+          for (long i = 0; i < (long) (sz.k() + sz.l()) * g; i++) {
             filter.add(mix(i), mix(~i));
           }
         }

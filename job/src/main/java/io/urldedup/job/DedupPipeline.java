@@ -4,6 +4,7 @@ import io.urldedup.operators.DeadLetter;
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.GenerationTime;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterSpec;
@@ -44,11 +45,21 @@ public final class DedupPipeline {
    * @param spec    each shard's filter
    * @param decode  decoding and canonicalization; also the state's {@link DecodeConfig#urlMapping()}
    *                (seed fingerprint, shards, canonicalization fingerprint)
-   * @param cachePages  pages of each dedup subtask's write-back cache
+   * @param cachePages  pages of each dedup subtask's write-back cache, or {@link DedupOperator#AUTO_CACHE}
    * @param allowCanonicalizationChange  restore state written under other canonicalization settings
    */
   public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
       FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange) {
+    return build(source, outSink, dlqSink, spec, decode, cachePages, allowCanonicalizationChange, null);
+  }
+
+  /**
+   * @param time aged filters with a time window: event time (the source must assign timestamps and
+   *     watermarks) or processing time; null for the other kinds
+   */
+  public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
+      FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
+      GenerationTime time) {
 
     SingleOutputStreamOperator<UrlRecord> decoded = source
         .process(new DecodeFunction(decode), TypeInformation.of(UrlRecord.class))
@@ -61,7 +72,7 @@ public final class DedupPipeline {
     SingleOutputStreamOperator<UrlRecord> unseen = decoded
         .keyBy(new ShardKey(), Types.INT)
         .transform("dedup", TypeInformation.of(UrlRecord.class),
-            new DedupOperator(spec, decode.urlMapping(), cachePages, allowCanonicalizationChange))
+            new DedupOperator(spec, decode.urlMapping(), cachePages, allowCanonicalizationChange, time))
         .uid(UID_DEDUP);
 
     DataStreamSink<UrlRecord> out = unseen.sinkTo(outSink).uid(UID_SINK).name("output");

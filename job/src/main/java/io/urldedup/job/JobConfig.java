@@ -1,6 +1,8 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.DecodeConfig;
+import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.state.FilterSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +60,9 @@ public final class JobConfig {
   public enum StartingOffsets { EARLIEST, LATEST, COMMITTED }
 
   public enum StateBackend { HASHMAP, ROCKSDB }
+
+  /** How an aged filter's time window reads time. */
+  public enum TimeMode { EVENT, PROCESSING }
 
   /** The seed used when none is given; public, so a warning says to set one. */
   static final long DEFAULT_SEED = 0x75726c6465647570L;
@@ -123,7 +128,8 @@ public final class JobConfig {
   public static final Option<FilterSpec.Kind> FILTER_KIND = Option.choice("filter", FilterSpec.Kind.class)
       .in(FILTER).defaultValue("scalable")
       .help("stable: fixed memory, forgets old URLs (they come back for recrawl);"
-          + " scalable: never re-emits a URL, memory grows with distinct URLs.");
+          + " scalable: never re-emits a URL, memory grows with distinct URLs;"
+          + " aged: suppresses a URL for a window (--window or --window-urls), then lets it come back.");
   public static final Option<Double> FPR = Option.decimal("fpr", "RATE",
           d -> d >= FilterSpec.MIN_FPR && d < FilterSpec.MAX_FPR,
           "a rate from " + FilterSpec.MIN_FPR + " up to (not including) " + FilterSpec.MAX_FPR + ", e.g. 0.01 or 1e-6")
@@ -146,6 +152,28 @@ public final class JobConfig {
       .help("scalable: each new slice's error is this times the previous, 0 < RATIO < 1.");
   public static final Option<Long> MAX_MEMORY = Option.size("max-memory", 1, "").in(FILTER).defaultValue("1g")
       .help("scalable: hard cap on total filter memory.");
+  public static final Option<Duration> WINDOW = Option.duration("window", Duration.ofSeconds(1),
+          Duration.ofDays(3650), "between 1s and 3650d, e.g. 7d").in(FILTER)
+      .help("aged: a URL is not emitted again for this long after it was emitted (time window, e.g."
+          + " 7d); needs --rate.");
+  public static final Option<Long> WINDOW_URLS = Option.atLeast("window-urls", "N", 1).in(FILTER)
+      .help("aged: a URL is not emitted again until N new URLs have been emitted after it (count"
+          + " window; per shard N / --shards of them).");
+  public static final Option<Integer> GENERATIONS = Option.integer("generations", "1.." + FilterSpec.MAX_GENERATIONS,
+          1, FilterSpec.MAX_GENERATIONS).in(FILTER)
+      .describedDefault("chosen for a 10% slack (see plan)")
+      .help("aged: l, the window's generations; more generations forget more sharply after the window.");
+  public static final Option<Double> RATE = Option.decimal("rate", "URLS/s", d -> d > 0 && d < 1e12,
+          "a positive number of new URLs per second, e.g. 500").in(FILTER)
+      .help("aged, --window: expected new URLs per second in total; sizes the slices. A faster"
+          + " crawl advances generations early (the FPR holds, the window shrinks).");
+  public static final Option<TimeMode> TIME = Option.choice("time", TimeMode.class).in(FILTER)
+      .describedDefault("event in Kafka mode, processing in embedded mode")
+      .help("aged, --window: event: the Kafka record timestamp, with a bounded-out-of-orderness"
+          + " watermark; processing: the TaskManager clock.");
+  public static final Option<Duration> MAX_OUT_OF_ORDERNESS = Option.duration("max-out-of-orderness",
+          Duration.ofMillis(1), Duration.ofDays(1), "between 1ms and 1d, e.g. 1min").in(FILTER).defaultValue("1min")
+      .help("aged, event time: how late a record may arrive (the watermark's bound).");
   public static final Option<Integer> SHARDS = Option.integer("shards", "N", 1, DecodeConfig.MAX_SHARDS)
       .in(FILTER).defaultValue(Integer.toString(DecodeConfig.DEFAULT_SHARDS))
       .help("Filter shards (keys); fixed for the life of the state, independent of parallelism.");
@@ -200,9 +228,15 @@ public final class JobConfig {
       .in(RUNTIME)
       .describedDefault(DEFAULT_CHECKPOINT_INTERVAL + " (embedded: off unless this or --checkpoint-dir is given)")
       .help("Exactly-once output becomes visible at checkpoints, so this is the output latency.");
-  public static final Option<Long> CACHE_MEMORY = Option.size("cache-memory", 4096, "at least 4k (one page), e.g. 8m")
-      .in(RUNTIME).defaultValue("8m")
-      .help("Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints.");
+  /** {@code --cache-memory auto}: sized when each dedup subtask opens ({@link PageCacheSizing}). */
+  public static final long AUTO_CACHE_MEMORY = 0;
+  public static final Option<Long> CACHE_MEMORY = Option.sizeOr("auto", AUTO_CACHE_MEMORY, "cache-memory", 4096,
+          "at least 4k (one page), e.g. 8m")
+      .in(RUNTIME).defaultValue("auto")
+      .help("Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints. auto:"
+          + " the whole filter of the subtask's shards (stable --memory, scalable --max-memory), at most "
+          + Math.round(PageCacheSizing.HEAP_SHARE * 100) + "% of the TaskManager heap over its slots"
+          + " (at least " + (PageCacheSizing.MIN_BUDGET_BYTES >> 20) + "m).");
   public static final Option<String> JOB_NAME = Option.nonEmpty("job-name", "NAME").in(RUNTIME)
       .defaultValue("urldedup").help("Flink job name.");
   public static final Option<String> CONFIG = Option.string("config", "FILE").in(RUNTIME)
@@ -220,7 +254,8 @@ public final class JobConfig {
       INPUT, OUTPUT, DLQ,
       BOOTSTRAP_SERVERS, INPUT_TOPIC, OUTPUT_TOPIC, DLQ_TOPIC, GROUP_ID, KAFKA_PROPERTIES, STARTING_OFFSETS,
       TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT,
-      FILTER_KIND, FPR, MEMORY, CELL_BITS, CAPACITY, GROWTH, TIGHTENING, MAX_MEMORY, SHARDS, HASH_SEED,
+      FILTER_KIND, FPR, MEMORY, CELL_BITS, CAPACITY, GROWTH, TIGHTENING, MAX_MEMORY,
+      WINDOW, WINDOW_URLS, GENERATIONS, RATE, TIME, MAX_OUT_OF_ORDERNESS, SHARDS, HASH_SEED,
       FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, SORT_PARAMS, DROP_EMPTY_PARAMS, COLLAPSE_SLASHES,
       MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
       PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, JOB_NAME, CONFIG,
@@ -264,6 +299,13 @@ public final class JobConfig {
   public final int growth;
   public final double tightening;
   public final long maxMemoryBytes;
+  /** Aged: null / 0 when not given. */
+  public final Duration window;
+  public final long windowUrls;
+  public final int generations;
+  public final double rate;
+  public final TimeMode time;
+  public final Duration maxOutOfOrderness;
   public final int shards;
   /** Secret: never log it, never put it into Flink's configuration or global job parameters. */
   final long hashSeed;
@@ -360,6 +402,12 @@ public final class JobConfig {
     tightening = get(TIGHTENING);
     maxMemoryBytes = get(MAX_MEMORY);
     shards = get(SHARDS);
+    window = get(WINDOW);
+    windowUrls = isSet(WINDOW_URLS) ? get(WINDOW_URLS) : 0;
+    generations = isSet(GENERATIONS) ? get(GENERATIONS) : 0;
+    rate = isSet(RATE) ? get(RATE) : 0;
+    time = isSet(TIME) ? get(TIME) : mode == Mode.KAFKA ? TimeMode.EVENT : TimeMode.PROCESSING;
+    maxOutOfOrderness = get(MAX_OUT_OF_ORDERNESS);
 
     if (isSet(HASH_SEED)) {
       defaultSeed = false;
@@ -448,6 +496,33 @@ public final class JobConfig {
           + " over --shards " + shards + " leaves " + maxMemoryBytes / shards + " bytes per shard; accepted: at least"
           + " 4 KiB per shard (--max-memory >= " + (FilterSpec.MIN_MEMORY_BYTES * shards) + " bytes)");
     }
+    if (filter != FilterSpec.Kind.AGED) {
+      for (Option<?> agedOnly : List.of(WINDOW, WINDOW_URLS, GENERATIONS, RATE, TIME, MAX_OUT_OF_ORDERNESS)) {
+        if (isSet(agedOnly)) {
+          throw new ConfigException(agedOnly.flag() + " applies to --filter aged only");
+        }
+      }
+    } else {
+      if ((window == null) == (windowUrls == 0)) {
+        throw new ConfigException("--filter aged needs exactly one of --window DURATION (e.g. 7d) or --window-urls N");
+      }
+      if (window != null && rate == 0) {
+        throw new ConfigException("--window needs --rate URLS/s, the expected new URLs per second in total"
+            + " (it sizes the filter; ./urldedup plan shows the result)");
+      }
+      if (window == null && (isSet(RATE) || isSet(TIME) || isSet(MAX_OUT_OF_ORDERNESS))) {
+        throw new ConfigException("--rate, --time and --max-out-of-orderness apply to time windows (--window);"
+            + " --window-urls counts new URLs");
+      }
+      if (window != null && time == TimeMode.EVENT && mode == Mode.EMBEDDED) {
+        throw new ConfigException("--time event: the embedded mode's records carry no timestamps; accepted there:"
+            + " --time processing (the default in embedded mode)");
+      }
+      if (windowUrls > 0 && windowUrls < shards) {
+        throw new ConfigException("--window-urls " + windowUrls + " is below --shards " + shards
+            + "; accepted: at least one new URL per shard");
+      }
+    }
     if (filter == FilterSpec.Kind.SCALABLE && capacity < shards) {
       throw new ConfigException("--capacity " + capacity + " is below --shards " + shards
           + "; accepted: at least one URL per shard");
@@ -459,6 +534,11 @@ public final class JobConfig {
     try {
       if (filter == FilterSpec.Kind.STABLE) {
         return FilterSpec.stable(fpr, memoryBytes / shards, cellBits);
+      }
+      if (filter == FilterSpec.Kind.AGED) {
+        return window != null
+            ? FilterSpec.agedTime(fpr, window.toMillis(), generations, rate / shards)
+            : FilterSpec.agedCount(fpr, (windowUrls + shards - 1) / shards, generations);
       }
       return FilterSpec.scalable(fpr, Math.max(1, capacity / shards), growth, tightening, maxMemoryBytes / shards);
     } catch (IllegalArgumentException e) {
@@ -493,13 +573,25 @@ public final class JobConfig {
     return filterSpec;
   }
 
+  /** Aged time windows: how the operator reads time; null for the other kinds and count windows. */
+  public io.urldedup.operators.GenerationTime generationTime() {
+    if (filter != FilterSpec.Kind.AGED || window == null) {
+      return null;
+    }
+    return time == TimeMode.EVENT ? io.urldedup.operators.GenerationTime.eventTime(maxOutOfOrderness.toMillis())
+        : io.urldedup.operators.GenerationTime.processingTime();
+  }
+
   /** The decoder's settings (built once); carries the secret seed inside the operator, not in the job config. */
   public DecodeConfig decodeConfig() {
     return decodeConfig;
   }
 
-  /** Pages in each subtask's write-back cache. */
+  /** Pages in each subtask's write-back cache, or {@link DedupOperator#AUTO_CACHE}. */
   public int cachePages() {
+    if (cacheMemoryBytes == AUTO_CACHE_MEMORY) {
+      return DedupOperator.AUTO_CACHE;
+    }
     return (int) Math.min(Integer.MAX_VALUE, cacheMemoryBytes / 4096);
   }
 

@@ -9,6 +9,7 @@ import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 
 /**
  * The Flink configuration a run needs. Only operational settings go here: this configuration is
@@ -25,8 +26,14 @@ public final class JobEnvironment {
     conf.set(PipelineOptions.MAX_PARALLELISM, c.maxParallelism());
     // every record type has its own serializer: fail at job build time rather than fall back to Kryo
     conf.set(PipelineOptions.GENERIC_TYPES, false);
+    // chained operators hand records on without a serializer copy: no operator keeps a record (or
+    // its arrays) after emitting it, and the sinks serialize or write it at once
+    conf.set(PipelineOptions.OBJECT_REUSE, true);
     conf.set(StateBackendOptions.STATE_BACKEND, c.stateBackend.name().toLowerCase(Locale.ROOT));
     conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    if (c.stateBackend == JobConfig.StateBackend.ROCKSDB) {
+      conf.set(RocksDBOptions.OPTIONS_FACTORY, PageStateRocksDBOptions.class.getName());
+    }
     if (c.checkpointInterval != null) {
       conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, c.checkpointInterval);
       conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);

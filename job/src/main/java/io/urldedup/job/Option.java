@@ -126,6 +126,21 @@ public final class Option<T> {
     });
   }
 
+  /** {@code word} (e.g. {@code auto}), parsed as {@code wordValue}, or a size as {@link #size}. */
+  public static Option<Long> sizeOr(String word, long wordValue, String name, long min, String tooSmall) {
+    Option<Long> size = size(name, min, tooSmall);
+    return of(name, word + "|SIZE", (flag, v) -> {
+      if (word.equalsIgnoreCase(v.strip())) {
+        return wordValue;
+      }
+      try {
+        return size.parse(v);
+      } catch (ConfigException e) {
+        throw new ConfigException(e.getMessage().replace("accepted: a positive", "accepted: " + word + ", or a positive"));
+      }
+    });
+  }
+
   /** A positive duration with a unit, between {@code min} and {@code max}; {@code range} says so for the message. */
   public static Option<Duration> duration(String name, Duration min, Duration max, String range) {
     return of(name, "DURATION", (flag, v) -> {

@@ -1,6 +1,8 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.DeadLetter;
+import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterPlan;
 import io.urldedup.state.IncompatibleStateException;
@@ -216,7 +218,15 @@ public final class UrlDedupJob {
     } else {
       b.append("  parallelism:      cluster default\n");
     }
-    if (c.filter == FilterSpec.Kind.STABLE) {
+    if (c.filter == FilterSpec.Kind.AGED) {
+      b.append("  total memory:     ").append(bytes(spec.agedGeometry().bytes() * c.shards))
+          .append(" (").append(bytes(spec.agedGeometry().bytes())).append(" per shard)\n");
+      if (c.generationTime() != null) {
+        b.append("  time:             ").append(c.generationTime().event()
+            ? "event (record timestamps, watermark " + c.maxOutOfOrderness.toMillis() + " ms behind)"
+            : "processing").append('\n');
+      }
+    } else if (c.filter == FilterSpec.Kind.STABLE) {
       b.append("  total memory:     ").append(bytes(spec.memoryBytes() * c.shards))
           .append(" (").append(bytes(spec.memoryBytes())).append(" per shard)\n");
     } else {
@@ -224,8 +234,16 @@ public final class UrlDedupJob {
       b.append("  total max memory: ").append(bytes(spec.maxMemoryBytes() * c.shards))
           .append(" (").append(bytes(spec.maxMemoryBytes())).append(" per shard)\n");
     }
-    b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
-        .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
+    if (c.cachePages() == DedupOperator.AUTO_CACHE) {
+      int shardsPerSubtask = c.parallelism > 0 ? ceilDiv(c.shards, c.parallelism) : c.shards;
+      b.append("  page cache:       auto: up to ")
+          .append(bytes(PageCacheSizing.filterPages(spec) * shardsPerSubtask * 4096L))
+          .append(" per subtask (its shards' whole filter), at most ")
+          .append(Math.round(PageCacheSizing.HEAP_SHARE * 100)).append("% of the TaskManager heap over its slots\n");
+    } else {
+      b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
+          .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
+    }
     return b.toString();
   }
 
@@ -271,14 +289,25 @@ public final class UrlDedupJob {
             + " (metric urldedup.invalid) but not kept");
       }
       DataStream<RawRecord> source = env
-          .fromSource(KafkaIO.source(c), WatermarkStrategy.noWatermarks(), "kafka source")
+          .fromSource(KafkaIO.source(c), watermarks(c), "kafka source")
           .uid(DedupPipeline.UID_SOURCE);
       DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
-        c.allowCanonicalizationChange);
+        c.allowCanonicalizationChange, c.generationTime());
       env.execute(c.jobName);
       return 0;
     }
     return embedded(c, env, state, err);
+  }
+
+  /**
+   * Event-time aged filters: the Kafka record timestamp (the source assigns it) with a
+   * bounded-out-of-orderness watermark for their generation timers; otherwise none.
+   */
+  static WatermarkStrategy<RawRecord> watermarks(JobConfig c) {
+    io.urldedup.operators.GenerationTime t = c.generationTime();
+    return t != null && t.event()
+        ? WatermarkStrategy.forBoundedOutOfOrderness(java.time.Duration.ofMillis(t.maxOutOfOrdernessMillis()))
+        : WatermarkStrategy.noWatermarks();
   }
 
   /** @param state null unless {@code --state} was given */
@@ -305,7 +334,7 @@ public final class UrlDedupJob {
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
     DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
-        c.allowCanonicalizationChange);
+        c.allowCanonicalizationChange, c.generationTime());
     sinks.out().setParallelism(1);
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);

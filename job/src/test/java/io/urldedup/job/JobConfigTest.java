@@ -60,8 +60,8 @@ class JobConfigTest {
     assertEquals(JobConfig.DEFAULT_SEED, c.hashSeed());
     assertEquals(List.of(), c.stripParams);
     assertFalse(c.allowCanonicalizationChange);
-    assertEquals(8L << 20, c.cacheMemoryBytes);
-    assertEquals(2048, c.cachePages());
+    assertEquals(JobConfig.AUTO_CACHE_MEMORY, c.cacheMemoryBytes);
+    assertEquals(io.urldedup.operators.DedupOperator.AUTO_CACHE, c.cachePages());
     FilterSpec s = c.perShardSpec();
     assertEquals(1_000_000 / 128, s.capacity());
     assertEquals((1L << 30) / 128, s.maxMemoryBytes());
@@ -129,8 +129,41 @@ class JobConfigTest {
         "max-url-bytes", "allow-canonicalization-change", "parallelism",
         "state-backend",
         "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name",
-        "input", "output", "dlq", "config", "state", "json"));
+        "input", "output", "dlq", "config", "state", "json",
+        "window", "window-urls", "generations", "rate", "time", "max-out-of-orderness")); // agedFlags
     assertEquals(covered, JobConfig.flagNames());
+  }
+
+  /** The aged kind's flags: totals become per-shard values; misuse exits naming the flag. */
+  @Test
+  void agedFlags() {
+    JobConfig t = parse("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1280", "--generations",
+        "20", "--time", "processing", "--shards", "128");
+    FilterSpec s = t.perShardSpec();
+    assertEquals(FilterSpec.Kind.AGED, s.kind());
+    assertEquals(7L * 86_400_000, s.windowMillis());
+    assertEquals(10.0, s.rate());
+    assertEquals(20, s.generations());
+    assertFalse(t.generationTime().event());
+    JobConfig e = JobConfig.parse(new String[] {"--bootstrap-servers", "b:9092", "--input-topic", "i",
+        "--output-topic", "o", "--dlq-topic", "none", "--filter", "aged", "--window", "1h", "--rate", "10",
+        "--max-out-of-orderness", "30s"}, NO_ENV);
+    assertTrue(e.generationTime().event(), "Kafka mode defaults to event time");
+    assertEquals(30_000, e.generationTime().maxOutOfOrdernessMillis());
+    JobConfig c = parse("--input", "x", "--filter", "aged", "--window-urls", "1000000", "--shards", "16");
+    assertEquals(62_500, c.perShardSpec().windowUrls());
+    assertNull(c.generationTime());
+
+    assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d").contains("--rate"));
+    assertTrue(error("--input", "x", "--filter", "aged").contains("--window"));
+    assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d", "--window-urls", "5", "--rate", "1")
+        .contains("exactly one"));
+    assertTrue(error("--input", "x", "--filter", "stable", "--window", "7d").contains("--window applies to --filter aged"));
+    assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1", "--time", "event")
+        .contains("--time processing"));
+    assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--rate", "1").contains("--rate"));
+    assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--generations", "64")
+        .contains("--generations"));
   }
 
   @Test
@@ -254,6 +287,7 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--checkpoint-interval", "soon"), "--checkpoint-interval", "10s");
     assertMessage(error("--input", "x", "--checkpoint-interval", "0s"), "--checkpoint-interval", "10s");
     assertMessage(error("--input", "x", "--cache-memory", "1k"), "--cache-memory", "at least 4k");
+    assertMessage(error("--input", "x", "--cache-memory", "lots"), "--cache-memory", "auto, or a positive size");
     assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
     assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
     assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");

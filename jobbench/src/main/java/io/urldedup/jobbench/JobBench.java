@@ -2,8 +2,11 @@ package io.urldedup.jobbench;
 
 import io.urldedup.job.DedupPipeline;
 import io.urldedup.job.JobConfig;
+import io.urldedup.job.JobEnvironment;
+import io.urldedup.operators.DecodeConfig;
 import io.urldedup.job.LineFileSource;
 import io.urldedup.operators.DecodeFunction;
+import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
 import java.io.IOException;
@@ -19,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -45,6 +47,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 
 /**
@@ -55,7 +58,7 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
  * <pre>
  * JobBench --job J --backend hashmap|rocksdb --input LINES --truth-bits BITS --work DIR --out FILE
  *          [--interval 10s] [--parallelism 1] [--ttl 30d] [--managed 512m] [--timeout 1800s]
- *          [--incremental true|false] [--compact-eagerly true|false]
+ *          [--incremental true|false] [--decode full|hash-only]
  *          [any urldedup job flag: --fpr, --memory, --capacity, --shards, --cache-memory, ...]
  * </pre>
  */
@@ -69,7 +72,7 @@ public final class JobBench {
     Map<String, String> own = new LinkedHashMap<>();
     List<String> jobFlags = new ArrayList<>();
     List<String> ownNames = List.of("job", "backend", "input", "truth-bits", "work", "out",
-        "interval", "parallelism", "ttl", "managed", "timeout", "compact-eagerly", "incremental");
+        "interval", "parallelism", "ttl", "managed", "timeout", "incremental", "decode");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String name = a.startsWith("--") ? a.substring(2) : null;
@@ -96,6 +99,12 @@ public final class JobBench {
     Duration ttl = parseDuration(own.getOrDefault("ttl", "30d"));
     Duration timeout = parseDuration(own.getOrDefault("timeout", "1800s"));
     String managed = own.getOrDefault("managed", "512m");
+    // hash-only: no canonicalization (HashOnlyDecode), for the cost of everything else
+    boolean hashOnly = switch (own.getOrDefault("decode", "full")) {
+      case "full" -> false;
+      case "hash-only" -> true;
+      default -> throw new IllegalArgumentException("--decode: accepted: full, hash-only");
+    };
 
     List<String> cfgArgs = new ArrayList<>(List.of("--input", input, "--output", "-",
         "--state-backend", backend, "--parallelism", String.valueOf(parallelism)));
@@ -109,7 +118,14 @@ public final class JobBench {
     Path rocks = work.resolve("rocksdb");
     Files.createDirectories(ckpt);
     Files.createDirectories(rocks);
-    Configuration conf = new Configuration();
+    // the job's own configuration (object reuse, RocksDB options, ...): the defaults a user gets;
+    // then what a benchmark run needs on top
+    Configuration conf = JobEnvironment.configuration(config);
+    if (job == Job.EXACT || job == Job.IDENTITY) {
+      // the peer a Flink user writes keeps RocksDB's defaults: the filter pages' options would make
+      // it rewrite its large L1 (keys written once) at every checkpoint
+      conf.removeConfig(RocksDBOptions.OPTIONS_FACTORY);
+    }
     conf.set(StateBackendOptions.STATE_BACKEND, backend);
     boolean incremental = Boolean.parseBoolean(own.getOrDefault("incremental", "true"));
     conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, incremental);
@@ -128,10 +144,6 @@ public final class JobBench {
     conf.set(RestOptions.BIND_PORT, "0");
     // every checkpoint's statistics, not the last 10
     conf.setString("web.checkpoints.history", "10000");
-    boolean compactEagerly = Boolean.parseBoolean(own.getOrDefault("compact-eagerly", "false"));
-    if (compactEagerly && backend.equals("rocksdb")) {
-      conf.setString("state.backend.rocksdb.options-factory", CompactEagerly.class.getName());
-    }
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(parallelism);
@@ -141,16 +153,27 @@ public final class JobBench {
         .uid("lines").setParallelism(1);
     TruthSink sink = new TruthSink(truthBits);
     switch (job) {
-      case IDENTITY -> decode(source, config)
+      case IDENTITY -> decode(source, config, hashOnly)
           .keyBy(new ShardKey(), Types.INT)
           .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
-      case EXACT -> decode(source, config)
+      case EXACT -> decode(source, config, hashOnly)
           .keyBy(new UrlKey(), Types.STRING)
           .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class)).uid("exact").name("exact")
           .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
-      case STABLE, SCALABLE -> DedupPipeline.build(source, sink, null, config.perShardSpec(), config.decodeConfig(),
-              config.cachePages(), config.allowCanonicalizationChange)
-          .out().setParallelism(1);
+      case STABLE, SCALABLE -> {
+        if (hashOnly) {
+          // DedupPipeline's graph with the hash-only decode in front
+          decode(source, config, true)
+              .keyBy(new ShardKey(), Types.INT)
+              .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(config.perShardSpec(),
+                  config.decodeConfig().urlMapping(), config.cachePages(), config.allowCanonicalizationChange))
+              .uid(DedupPipeline.UID_DEDUP)
+              .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
+        } else {
+          DedupPipeline.build(source, sink, null, config.perShardSpec(), config.decodeConfig(),
+              config.cachePages(), config.allowCanonicalizationChange).out().setParallelism(1);
+        }
+      }
       default -> throw new AssertionError(job);
     }
     StreamGraph graph = env.getStreamGraph();
@@ -164,8 +187,10 @@ public final class JobBench {
     result.put("uniques", truth.uniques());
     result.put("parallelism", parallelism);
     result.put("jobFlags", String.join(" ", jobFlags));
-    result.put("compactEagerly", compactEagerly);
+    result.put("rocksdbOptions", conf.getOptional(RocksDBOptions.OPTIONS_FACTORY).orElse("default"));
+    result.put("objectReuse", conf.get(PipelineOptions.OBJECT_REUSE));
     result.put("incremental", incremental);
+    result.put("decode", hashOnly ? "hash-only" : "full");
 
     MiniClusterConfiguration mcc = new MiniClusterConfiguration.Builder()
         .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(Math.max(1, parallelism))
@@ -217,8 +242,10 @@ public final class JobBench {
     System.exit(0);
   }
 
-  private static DataStream<UrlRecord> decode(DataStream<RawRecord> source, JobConfig config) {
-    return source.process(new DecodeFunction(config.decodeConfig()), TypeInformation.of(UrlRecord.class))
+  private static DataStream<UrlRecord> decode(DataStream<RawRecord> source, JobConfig config, boolean hashOnly) {
+    DecodeConfig dc = config.decodeConfig();
+    return source.process(hashOnly ? new HashOnlyDecode(dc.hashSeed(), dc.shards()) : new DecodeFunction(dc),
+            TypeInformation.of(UrlRecord.class))
         .uid("decode").name("decode").setParallelism(source.getParallelism());
   }
 
@@ -346,9 +373,21 @@ public final class JobBench {
     if (!Files.exists(dir)) {
       return 0;
     }
-    try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-    }
+    // the cluster may still be discarding a subsumed checkpoint: a file vanishing mid-walk is skipped
+    long[] total = new long[1];
+    Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+      @Override
+      public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
+        total[0] += a.isRegularFile() ? a.size() : 0;
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+    });
+    return total[0];
   }
 
   private static long procStatus(String field) {

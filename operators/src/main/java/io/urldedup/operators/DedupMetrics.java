@@ -33,12 +33,15 @@ public final class DedupMetrics {
   public static final String ESTIMATED_DISTINCT = "estimatedDistinct";
   public static final String SATURATED = "saturated";
   public static final String FPR_OVER_TARGET = "fprOverTarget";
+  /** Aged filters: generations that reached their planned size before their time (rate above --rate). */
+  public static final String GENERATIONS_ADVANCED_EARLY = "generationsAdvancedEarly";
   /** Accumulator names are the metric names with this prefix. */
   public static final String ACCUMULATOR_PREFIX = GROUP + ".";
 
   private final Counter emitted;
   private final Counter duplicates;
   private final Counter forced;
+  private final Counter advancedEarly;
   private final LongCounter emittedTotal;
   private final LongCounter duplicatesTotal;
   private final LongCounter forcedTotal;
@@ -56,6 +59,7 @@ public final class DedupMetrics {
     emitted = g.counter(EMITTED);
     duplicates = g.counter(DUPLICATES);
     forced = g.counter(FORCED);
+    advancedEarly = g.counter(GENERATIONS_ADVANCED_EARLY);
     g.gauge(FILL_RATIO, (Gauge<Double>) () -> fillRatio);
     g.gauge(ESTIMATED_FPR, (Gauge<Double>) () -> estimatedFpr);
     g.gauge(STATE_BYTES, (Gauge<Long>) () -> stateBytes);
@@ -81,6 +85,15 @@ public final class DedupMetrics {
     forced.inc();
     forcedTotal.add(1L);
     emitted();
+  }
+
+  /** An aged filter's generation advanced before its time. */
+  void generationAdvancedEarly() {
+    advancedEarly.inc();
+  }
+
+  long generationsAdvancedEarly() {
+    return advancedEarly.getCount();
   }
 
   void duplicate() {

@@ -1,5 +1,7 @@
 package io.urldedup.operators;
 
+import io.urldedup.state.AgedBloomFilter;
+import io.urldedup.state.AgedClock;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterHeaderSerializer;
@@ -8,6 +10,7 @@ import io.urldedup.state.Filters;
 import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.PageSerializer;
 import io.urldedup.state.StableHolding;
+import io.urldedup.state.PageStore;
 import io.urldedup.state.UrlMapping;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -15,14 +18,22 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.IntSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The keyed dedup step: after {@code keyBy(r -> r.shard)}, passes on the URLs its shard's filter
@@ -46,6 +57,14 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  *
  * <p>Operator uid and the state names below are part of the savepoint format.
  *
+ * <p>Aged filters with a time window advance their generations per shard from the shard's clock
+ * ({@link GenerationTime}): each record first moves its shard's clock, and a keyed timer (event or
+ * processing time) at the shard's next generation boundary advances shards whose records stop.
+ * The timers and the clock's time step (in the header) are keyed state, so they are part of every
+ * checkpoint and follow their shard through a rescale. A generation that reaches its planned size
+ * before its time advances early ({@code generationsAdvancedEarly}, a rate-limited WARN with the
+ * measured rate).
+ *
  * <p>A restored header built for other parameters, another seed, another shard count or (unless
  * allowed) other canonicalization settings fails the job at restore, without restarts, with the
  * {@link IncompatibleStateException} message, which names the flag; it never silently answers
@@ -53,15 +72,20 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * fingerprint accept the current ones and record them when their shard is next written.
  */
 public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
-    implements OneInputStreamOperator<UrlRecord, UrlRecord> {
+    implements OneInputStreamOperator<UrlRecord, UrlRecord>, Triggerable<Integer, VoidNamespace> {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DedupOperator.class);
 
   /** The operator's uid in the job graph: savepoints map state onto the operator by it. */
   public static final String UID = "dedup";
   /** Persisted state names: changing them orphans existing checkpoints. */
   public static final String HEADER_STATE = "urldedup-filter-header";
   public static final String PAGES_STATE = "urldedup-filter-pages";
+  static final String GENERATION_TIMERS = "urldedup-aged-generations";
+
+  /** At most one early-advance WARN per subtask per minute (the counter has every one). */
+  private static final long EARLY_WARN_PERIOD_MILLIS = 60_000;
 
   /**
    * Gauges are recomputed at most every {@link #GAUGE_PERIOD_NANOS}, the clock being read every
@@ -76,12 +100,18 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** A shard whose estimated FPR passes this multiple of the target logs a WARN (once). */
   static final double FPR_WARN_FACTOR = 2;
 
-  private static final org.slf4j.Logger WARNINGS = org.slf4j.LoggerFactory.getLogger(DedupOperator.class);
 
   private final FilterSpec spec;
   private final UrlMapping mapping;
+  /** {@link #AUTO_CACHE}: sized at open by {@link PageCacheSizing}. */
   private final int cachePages;
   private final boolean allowCanonicalizationChange;
+  /** Aged time windows: how time is read; null otherwise. */
+  private final GenerationTime time;
+
+  private transient InternalTimerService<VoidNamespace> timers;
+  private transient long generationMillis;
+  private transient long earlyWarnedAt;
 
   private transient ValueStateDescriptor<FilterHeader> headerDescriptor;
   private transient ValueState<FilterHeader> headerState;
@@ -97,18 +127,29 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** {@link #GAUGE_PERIOD_NANOS}; tests that measure the record path alone raise it. */
   transient long gaugePeriodNanos;
 
+  /** {@code cachePages} value: size the page cache from the filter and the heap at open. */
+  public static final int AUTO_CACHE = 0;
+
+  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange) {
+    this(spec, mapping, cachePages, allowCanonicalizationChange, null);
+  }
+
   /**
    * @param spec      each shard's filter
+   * @param cachePages pages of 4 KiB per subtask, or {@link #AUTO_CACHE}
    * @param mapping   seed fingerprint, shard count and canonicalization of this job, recorded in new
    *                  headers and checked against restored ones
    * @param allowCanonicalizationChange  accept restored state written with other canonicalization
    *                  settings (logged as a warning) instead of refusing it
+   * @param time      aged filters with a time window: event or processing time (required for them,
+   *                  ignored for the others)
    */
-  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange) {
+  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange,
+      GenerationTime time) {
     if (spec == null || mapping == null) {
       throw new IllegalArgumentException("a filter spec and a URL mapping are required");
     }
-    if (cachePages < 1 || cachePages > PageCache.MAX_PAGES) {
+    if (cachePages != AUTO_CACHE && (cachePages < 1 || cachePages > PageCache.MAX_PAGES)) {
       throw new IllegalArgumentException(
           "the page cache holds 1 to " + PageCache.MAX_PAGES + " pages of 4 KiB; got " + cachePages);
     }
@@ -116,6 +157,11 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     this.mapping = mapping;
     this.cachePages = cachePages;
     this.allowCanonicalizationChange = allowCanonicalizationChange;
+    boolean timed = spec.kind() == FilterSpec.Kind.AGED && spec.timed();
+    if (timed && time == null) {
+      throw new IllegalArgumentException("an aged filter with a time window needs event or processing time");
+    }
+    this.time = timed ? time : null;
   }
 
   @Override
@@ -157,7 +203,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
           }
         });
     for (String change : changes) {
-      WARNINGS.warn("restored state was written with other canonicalization settings ({});"
+      LOG.warn("restored state was written with other canonicalization settings ({});"
           + " --allow-canonicalization-change is given, so it is used anyway: URLs seen before the change"
           + " may be emitted once more, and the state now records the current settings", change);
     }
@@ -166,12 +212,38 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   @Override
   public void open() throws Exception {
     super.open();
-    cache = new PageCache(cachePages, new StateBacking());
+    cache = new PageCache(resolveCachePages(), new StateBacking());
     shards = new Shards();
     metrics = new DedupMetrics(getMetricGroup(), getRuntimeContext());
     keyShard = NO_KEY;
     gaugePeriodNanos = GAUGE_PERIOD_NANOS;
     gaugesAt = System.nanoTime() - GAUGE_PERIOD_NANOS;
+    if (time != null) {
+      timers = getInternalTimerService(GENERATION_TIMERS, VoidNamespaceSerializer.INSTANCE, this);
+      generationMillis = spec.generationMillis();
+      earlyWarnedAt = Long.MIN_VALUE;
+    }
+  }
+
+  private int resolveCachePages() {
+    if (cachePages != AUTO_CACHE) {
+      return cachePages;
+    }
+    TaskInfo t = getRuntimeContext().getTaskInfo();
+    int here = PageCacheSizing.shardsIn(KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+            t.getMaxNumberOfParallelSubtasks(), t.getNumberOfParallelSubtasks(), t.getIndexOfThisSubtask()),
+        mapping.shards(), t.getMaxNumberOfParallelSubtasks());
+    int slots = getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()
+        .get(TaskManagerOptions.NUM_TASK_SLOTS);
+    long heap = Runtime.getRuntime().maxMemory();
+    int pages = PageCacheSizing.pages(spec, here, heap, slots);
+    LOG.info("page cache: {} pages ({} MiB) for {} shards' filters of up to {} MiB each; budget {} MiB"
+            + " ({} of the {} MiB heap over {} slots)",
+        pages, (long) pages * PageStore.PAGE_BYTES >> 20, here,
+        PageCacheSizing.filterPages(spec) * PageStore.PAGE_BYTES >> 20,
+        PageCacheSizing.budgetPages(heap, slots) * PageStore.PAGE_BYTES >> 20,
+        PageCacheSizing.HEAP_SHARE, heap >> 20, slots);
+    return pages;
   }
 
   @Override
@@ -185,6 +257,16 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       s = openShard(shard);
     }
     s.changed = true;
+    AgedBloomFilter aged = s.aged;
+    long early = 0;
+    long clock = Long.MIN_VALUE;
+    if (aged != null) {
+      if (timers != null) {
+        clock = clock(element);
+        advance(s, clock);
+      }
+      early = aged.clock().earlyAdvances();
+    }
     if (r.force) {
       s.filter.add(r.h1, r.h2);
       metrics.forced();
@@ -195,9 +277,91 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       metrics.emitted();
       output.collect(element);
     }
+    if (aged != null && aged.clock().earlyAdvances() != early) {
+      advancedEarly(s, clock);
+    }
     if (++sinceGauges >= GAUGE_CHECK_RECORDS) {
       maybePublishGauges();
     }
+  }
+
+  /** The shard clock a record moves to: its timestamp - max out-of-orderness, or the processing time. */
+  private long clock(StreamRecord<UrlRecord> element) {
+    if (!time.event()) {
+      return getProcessingTimeService().getCurrentProcessingTime();
+    }
+    return element.hasTimestamp() ? element.getTimestamp() - time.maxOutOfOrdernessMillis() : Long.MIN_VALUE;
+  }
+
+  /**
+   * Moves the shard's filter to the time step of {@code clock} (floor(clock / generation length));
+   * on a new step, registers the timer of the next boundary (idempotent per key and time).
+   */
+  private void advance(Shard s, long clock) {
+    if (clock == Long.MIN_VALUE) {
+      return;
+    }
+    AgedClock c = s.aged.clock();
+    long before = c.epoch();
+    s.aged.advanceToEpoch(Math.floorDiv(clock, generationMillis));
+    if (c.epoch() != before) {
+      s.changed = true;
+      s.generationStart = clock;
+      long next = (c.epoch() + 1) * generationMillis;
+      if (time.event()) {
+        timers.registerEventTimeTimer(VoidNamespace.INSTANCE, next);
+      } else {
+        timers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, next);
+      }
+    }
+  }
+
+  @Override
+  public void onEventTime(InternalTimer<Integer, VoidNamespace> timer) throws Exception {
+    onBoundary(timer);
+  }
+
+  @Override
+  public void onProcessingTime(InternalTimer<Integer, VoidNamespace> timer) throws Exception {
+    onBoundary(timer);
+  }
+
+  /** A generation boundary of the timer's shard (the key context is the timer's key). */
+  private void onBoundary(InternalTimer<Integer, VoidNamespace> timer) throws Exception {
+    int shard = timer.getKey();
+    keyShard = shard;
+    cache.selectShard(shard);
+    Shard s = shards.get(shard);
+    if (s == null) {
+      s = openShard(shard);
+    }
+    if (s.aged != null) {
+      advance(s, timer.getTimestamp());
+    }
+  }
+
+  /**
+   * Counts an early advance and warns at most once a minute with the measured rate: the planned g
+   * new URLs over the shard-clock time since the shard's generation began, times the shards (the
+   * job's rate if the shards are even, as the hash makes them).
+   */
+  private void advancedEarly(Shard s, long clock) {
+    metrics.generationAdvancedEarly();
+    long now = System.currentTimeMillis();
+    if (clock != Long.MIN_VALUE && s.generationStart != Long.MIN_VALUE
+        && now - earlyWarnedAt >= EARLY_WARN_PERIOD_MILLIS) {
+      earlyWarnedAt = now;
+      long g = s.aged.geometry().generationSize();
+      double elapsed = Math.max(1, clock - s.generationStart) / 1000.0;
+      int n = Math.max(1, mapping.shards());
+      LOG.warn("aged filter: a generation of shard {} reached its planned {} new URLs after {} s of its {} ms:"
+              + " about {} new URLs/s in total ({} shards) against --rate {}; it advanced early, so the FPR stays at"
+              + " --fpr but URLs are forgotten before --window while the rate stays this high",
+          s.shard, g, String.format(java.util.Locale.ROOT, "%.1f", elapsed), generationMillis,
+          String.format(java.util.Locale.ROOT, "%.0f", g / elapsed * n), n,
+          String.format(java.util.Locale.ROOT, "%.0f", spec.rate() * n));
+    }
+    s.generationStart = clock;
   }
 
   private Shard openShard(int shard) throws Exception {
@@ -212,6 +376,10 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       h.adopt(spec, mapping);
     }
     Shard s = new Shard(shard, Filters.open(h, cache));
+    if (timers != null && s.aged != null && s.aged.clock().epoch() != AgedClock.NO_EPOCH) {
+      // a restored shard: its timer is restored too; its generation began at most one step ago
+      s.generationStart = s.aged.clock().epoch() * generationMillis;
+    }
     shards.put(s);
     return s;
   }
@@ -351,13 +519,13 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private void warnOnce(Shard s, FilterHeader h, double shardFpr) {
     if (h.saturated() && !s.warnedSaturated) {
       s.warnedSaturated = true;
-      WARNINGS.warn("shard {} saturated: the next slice would exceed --max-memory ({} bytes per shard, {} URLs"
+      LOG.warn("shard {} saturated: the next slice would exceed --max-memory ({} bytes per shard, {} URLs"
               + " recorded); the shard's false-positive rate rises from here on (now {}, target {})",
           s.shard, h.spec().maxMemoryBytes(), h.inserts(), shardFpr, spec.fpr());
     }
     if (shardFpr > FPR_WARN_FACTOR * spec.fpr() && !s.warnedFpr) {
       s.warnedFpr = true;
-      WARNINGS.warn("shard {}: estimated false-positive rate {} is over {}x the target --fpr {} ({} inserts);"
+      LOG.warn("shard {}: estimated false-positive rate {} is over {}x the target --fpr {} ({} inserts);"
               + " unseen URLs are being dropped as seen: raise --max-memory (scalable) or --memory (stable)",
           s.shard, shardFpr, FPR_WARN_FACTOR, spec.fpr(), h.inserts());
     }
@@ -428,13 +596,18 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private static final class Shard {
     final int shard;
     final DedupFilter filter;
+    /** The filter if it is aged (timers and early advances), else null. */
+    final AgedBloomFilter aged;
     boolean changed = true;
     boolean warnedSaturated;
     boolean warnedFpr;
+    /** Aged time windows: the shard clock when its current generation began (for the measured rate). */
+    long generationStart = Long.MIN_VALUE;
 
     Shard(int shard, DedupFilter filter) {
       this.shard = shard;
       this.filter = filter;
+      this.aged = filter instanceof AgedBloomFilter a ? a : null;
     }
   }
 
@@ -497,6 +670,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   @Override
   public String toString() {
-    return "DedupOperator{" + spec.kind() + ", shards=" + mapping.shards() + ", cachePages=" + cachePages + "}";
+    return "DedupOperator{" + spec.kind() + ", shards=" + mapping.shards() + ", cachePages="
+        + (cachePages == AUTO_CACHE ? "auto" : cachePages) + "}";
   }
 }

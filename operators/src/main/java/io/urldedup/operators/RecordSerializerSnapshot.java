@@ -1,6 +1,7 @@
 package io.urldedup.operators;
 
 import java.io.IOException;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
@@ -10,23 +11,37 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Snapshot of a parameterless record serializer. The snapshot version is the record format
- * version: a future format bumps {@link #CURRENT_VERSION} and answers older versions with
- * {@code compatibleAfterMigration} once {@link #restoreSerializer()} can read them.
+ * version. A later format raises its serializer's current version and keeps a serializer for each
+ * earlier one: a restored older snapshot restores the serializer that reads its bytes and answers
+ * {@code compatibleAfterMigration}.
  */
 abstract class RecordSerializerSnapshot<T> implements TypeSerializerSnapshot<T> {
 
-  static final int CURRENT_VERSION = 1;
+  /** The format version of serializers that have only ever had one. */
+  static final int FIRST_VERSION = 1;
 
-  private final Supplier<TypeSerializer<T>> factory;
-  private int readVersion = CURRENT_VERSION;
+  private final int currentVersion;
+  private final IntFunction<TypeSerializer<T>> byVersion;
+  private int readVersion;
 
+  /** A serializer whose only format is {@link #FIRST_VERSION}. */
   RecordSerializerSnapshot(Supplier<TypeSerializer<T>> factory) {
-    this.factory = factory;
+    this(FIRST_VERSION, v -> v == FIRST_VERSION ? factory.get() : null);
+  }
+
+  /**
+   * @param byVersion the serializer reading format {@code v}, or null for a version this build
+   *     does not read
+   */
+  RecordSerializerSnapshot(int currentVersion, IntFunction<TypeSerializer<T>> byVersion) {
+    this.currentVersion = currentVersion;
+    this.byVersion = byVersion;
+    this.readVersion = currentVersion;
   }
 
   @Override
   public int getCurrentVersion() {
-    return CURRENT_VERSION;
+    return currentVersion;
   }
 
   @Override
@@ -34,17 +49,17 @@ abstract class RecordSerializerSnapshot<T> implements TypeSerializerSnapshot<T> 
 
   @Override
   public void readSnapshot(int version, DataInputView in, ClassLoader cl) throws IOException {
-    if (version != CURRENT_VERSION) {
+    if (byVersion.apply(version) == null) {
       throw new IOException(
           getClass().getName() + ": unknown record format version " + version
-              + " (this build reads version " + CURRENT_VERSION + ")");
+              + " (this build writes version " + currentVersion + ")");
     }
     readVersion = version;
   }
 
   @Override
   public TypeSerializer<T> restoreSerializer() {
-    return factory.get();
+    return byVersion.apply(readVersion);
   }
 
   @Override
@@ -53,8 +68,12 @@ abstract class RecordSerializerSnapshot<T> implements TypeSerializerSnapshot<T> 
     if (oldSnapshot == null || oldSnapshot.getClass() != getClass()) {
       return TypeSerializerSchemaCompatibility.incompatible();
     }
-    return ((RecordSerializerSnapshot<T>) oldSnapshot).readVersion == CURRENT_VERSION
-        ? TypeSerializerSchemaCompatibility.compatibleAsIs()
+    int old = ((RecordSerializerSnapshot<T>) oldSnapshot).readVersion;
+    if (old == currentVersion) {
+      return TypeSerializerSchemaCompatibility.compatibleAsIs();
+    }
+    return byVersion.apply(old) != null
+        ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
         : TypeSerializerSchemaCompatibility.incompatible();
   }
 }

@@ -47,13 +47,15 @@ class DedupOperatorRescaleTest {
         Arguments.of(FilterSpec.Kind.SCALABLE, Backend.HASHMAP),
         Arguments.of(FilterSpec.Kind.STABLE, Backend.HASHMAP),
         Arguments.of(FilterSpec.Kind.SCALABLE, Backend.ROCKSDB),
-        Arguments.of(FilterSpec.Kind.STABLE, Backend.ROCKSDB));
+        Arguments.of(FilterSpec.Kind.STABLE, Backend.ROCKSDB),
+        Arguments.of(FilterSpec.Kind.AGED, Backend.HASHMAP),
+        Arguments.of(FilterSpec.Kind.AGED, Backend.ROCKSDB));
   }
 
   @ParameterizedTest
   @MethodSource("cases")
   void everySeenUrlStaysADuplicateAcrossRescales(FilterSpec.Kind kind, Backend backend) throws Exception {
-    FilterSpec spec = kind == FilterSpec.Kind.STABLE ? STABLE : SCALABLE;
+    FilterSpec spec = DedupOperatorTestKit.spec(kind);
     if (kind == FilterSpec.Kind.STABLE) {
       // the whole test is < 4000 arrivals over 32 shards, so a URL's gap is < 1000 arrivals to its shard
       double fn = FilterMath.stableFalseNegative(

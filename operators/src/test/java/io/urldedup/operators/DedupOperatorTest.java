@@ -48,7 +48,7 @@ class DedupOperatorTest {
   }
 
   private static FilterSpec spec(FilterSpec.Kind kind) {
-    return kind == FilterSpec.Kind.STABLE ? STABLE : SCALABLE;
+    return DedupOperatorTestKit.spec(kind);
   }
 
   /**
@@ -133,6 +133,8 @@ class DedupOperatorTest {
     if (kind == FilterSpec.Kind.SCALABLE) {
       // ~1000 URLs over 8 shards: some shard passes its first slice's 100 and grows a second
       assertTrue(m.slices() >= 2, "slices " + m.slices());
+    } else if (kind == FilterSpec.Kind.AGED) {
+      assertEquals(spec.agedGeometry().slices(), m.slices());
     } else {
       assertEquals(1, m.slices());
     }

@@ -57,6 +57,22 @@ final class DedupOperatorTestKit {
    */
   static final FilterSpec STABLE = FilterSpec.stable(0.01, 64 * 1024, 4);
 
+  /**
+   * Aged, count window: 20,000 new URLs per shard in 10 generations at 1e-6, far more than a test
+   * sends, so inside these tests it forgets nothing and its false positives are as rare as the
+   * scalable filter's.
+   */
+  static final FilterSpec AGED = FilterSpec.agedCount(1e-6, 20_000, 10);
+
+  /** The kit's filter of each kind. */
+  static FilterSpec spec(FilterSpec.Kind kind) {
+    return switch (kind) {
+      case STABLE -> STABLE;
+      case SCALABLE -> SCALABLE;
+      case AGED -> AGED;
+    };
+  }
+
   enum Backend { HASHMAP, ROCKSDB }
 
   private DedupOperatorTestKit() {}

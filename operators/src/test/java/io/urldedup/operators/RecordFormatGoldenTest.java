@@ -17,9 +17,10 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pins format v1 of the record serializers and their snapshots to small golden files. A failing
- * comparison means the wire or state format changed: bump the snapshot version instead. To write
- * the files anew (only with a version bump): {@code -Durldedup.golden.write=true}.
+ * Pins the current format of each record serializer and its snapshot to small golden files, and
+ * checks that earlier formats' files still restore. A failing comparison means the wire or state
+ * format changed: bump the snapshot version instead. To write the current files anew (only with a
+ * version bump): {@code -Durldedup.golden.write=true}.
  */
 class RecordFormatGoldenTest {
 
@@ -32,7 +33,48 @@ class RecordFormatGoldenTest {
 
   @Test
   void urlRecordFormat() throws Exception {
-    check("url-record-v1", UrlRecordSerializer.INSTANCE, TestRecords.url());
+    check("url-record-v2", UrlRecordSerializer.INSTANCE, TestRecords.url());
+  }
+
+  /** v1 in-flight data (unaligned checkpoints) restores with the v1 reader, after migration. */
+  @Test
+  void urlRecordV1StillRestores() throws Exception {
+    TypeSerializerSnapshot<UrlRecord> restored = TypeSerializerSnapshot.readVersionedSnapshot(
+        new DataInputDeserializer(Files.readAllBytes(DIR.resolve("url-record-v1.snapshot"))),
+        RecordFormatGoldenTest.class.getClassLoader());
+    TypeSerializer<UrlRecord> v1 = restored.restoreSerializer();
+    DataInputDeserializer in = new DataInputDeserializer(Files.readAllBytes(DIR.resolve("url-record-v1.bin")));
+    for (UrlRecord r : TestRecords.url()) {
+      assertEquals(r, v1.deserialize(in));
+    }
+    assertEquals(0, in.available());
+    assertTrue(UrlRecordSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(restored)
+        .isCompatibleAfterMigration());
+  }
+
+  /** The url rides in the value when it is the value's ASCII text, and only then. */
+  @Test
+  void urlSentOnceWhenItIsTheValue() throws Exception {
+    UrlRecord text = new UrlRecord("https://example.com/a", "https://example.com/a".getBytes(
+        java.nio.charset.StandardCharsets.US_ASCII), null, null, 1, 2, 3, false);
+    UrlRecord json = new UrlRecord("https://example.com/a", "{\"url\":\"https://example.com/a\"}".getBytes(
+        java.nio.charset.StandardCharsets.US_ASCII), null, null, 1, 2, 3, false);
+    UrlRecord latin = new UrlRecord("https://\u00e9.example/", "https://\u00e9.example/".getBytes(
+        java.nio.charset.StandardCharsets.ISO_8859_1), null, null, 1, 2, 3, false);
+    assertEquals(1 + 4 + 21 + 4 + 4 + 20, size(text));
+    assertTrue(size(json) > size(text) + 21);
+    assertTrue(size(latin) > 1 + 4 + 21 + 4 + 4 + 20, "a non-ASCII value is not Latin-1 decodable as UTF-8");
+    for (UrlRecord r : new UrlRecord[] {text, json, latin}) {
+      DataOutputSerializer out = new DataOutputSerializer(64);
+      UrlRecordSerializer.INSTANCE.serialize(r, out);
+      assertEquals(r, UrlRecordSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer())));
+    }
+  }
+
+  private static int size(UrlRecord r) throws Exception {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    UrlRecordSerializer.INSTANCE.serialize(r, out);
+    return out.length();
   }
 
   @Test

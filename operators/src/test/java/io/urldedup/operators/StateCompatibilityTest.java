@@ -81,6 +81,9 @@ class StateCompatibilityTest {
     DedupOperatorTestKit.deleteRocksDir();
   }
 
+  /** The kinds with golden savepoints (v1 and v2 predate the aged kind). */
+  private static final FilterSpec.Kind[] GOLDEN_KINDS = {FilterSpec.Kind.STABLE, FilterSpec.Kind.SCALABLE};
+
   private static FilterSpec spec(FilterSpec.Kind kind) {
     return kind == FilterSpec.Kind.STABLE ? STABLE : SCALABLE;
   }
@@ -118,7 +121,7 @@ class StateCompatibilityTest {
   @Test
   void writeGoldenSnapshots() throws Exception {
     for (Backend writer : Backend.values()) {
-      for (FilterSpec.Kind kind : FilterSpec.Kind.values()) {
+      for (FilterSpec.Kind kind : GOLDEN_KINDS) {
         var h = DedupOperatorTestKit.open(new DedupOperator(spec(kind), V2_MAPPING, 8, false), writer, null);
         feed(h, written());
         h.prepareSnapshotPreBarrier(1);
@@ -141,7 +144,7 @@ class StateCompatibilityTest {
   void goldenSnapshotsRestoreWithTheSameDecisions(Backend backend) throws Exception {
     for (int version : VERSIONS) {
       for (Backend writer : Backend.values()) {
-        for (FilterSpec.Kind kind : FilterSpec.Kind.values()) {
+        for (FilterSpec.Kind kind : GOLDEN_KINDS) {
           restoreAndCheck(kind, writer, version, backend);
         }
       }
@@ -187,7 +190,7 @@ class StateCompatibilityTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void restoreWithOtherShardsIsRefusedNamingTheFlag(Backend backend) throws Exception {
-    for (FilterSpec.Kind kind : FilterSpec.Kind.values()) {
+    for (FilterSpec.Kind kind : GOLDEN_KINDS) {
       OperatorSubtaskState s = golden(kind, Backend.HASHMAP, 2);
       UrlMapping threeShards = DedupOperatorTestKit.decode().shards(3).build().urlMapping();
       var h = DedupOperatorTestKit.harness(spec(kind), threeShards, 8, backend, 1, 0);

@@ -29,8 +29,9 @@ import java.util.Arrays;
  * and of the sequence of calls (inserts and advances) in order; both are persisted at every
  * checkpoint. Allocation-free.
  */
-public final class AgedBloomFilter {
+public final class AgedBloomFilter implements DedupFilter {
 
+  private final FilterHeader header;
   private final AgedMath.Geometry geometry;
   private final AgedClock clock;
   private final PageStore store;
@@ -48,6 +49,17 @@ public final class AgedBloomFilter {
    *     planned generation size advances early and is counted in {@link AgedClock#earlyAdvances()}
    */
   public AgedBloomFilter(AgedMath.Geometry geometry, AgedClock clock, boolean timed, PageStore store) {
+    this(null, geometry, clock, timed, store);
+  }
+
+  /** The filter a header describes; inserts and advances update the header's {@link AgedClock}. */
+  public AgedBloomFilter(FilterHeader header, PageStore store) {
+    this(header, header.agedGeometry(), header.agedClock(), header.generationMillis() > 0, store);
+  }
+
+  private AgedBloomFilter(FilterHeader header, AgedMath.Geometry geometry, AgedClock clock, boolean timed,
+      PageStore store) {
+    this.header = header;
     this.geometry = geometry;
     this.clock = clock;
     this.store = store;
@@ -62,6 +74,7 @@ public final class AgedBloomFilter {
   }
 
   /** Answers whether the URL is (probably) present; inserts it if not. A {@code true} writes nothing. */
+  @Override
   public boolean testAndAdd(long h1, long h2) {
     long row = UrlHasher.reduce(h1, rows);
     long pageId = row / rowsPerPage;
@@ -74,6 +87,7 @@ public final class AgedBloomFilter {
     return false;
   }
 
+  @Override
   public boolean mightContain(long h1, long h2) {
     long row = UrlHasher.reduce(h1, rows);
     long pageId = row / rowsPerPage;
@@ -82,6 +96,7 @@ public final class AgedBloomFilter {
   }
 
   /** Inserts without asking (a forced record): the URL's window starts again now. */
+  @Override
   public void add(long h1, long h2) {
     long row = UrlHasher.reduce(h1, rows);
     long pageId = row / rowsPerPage;
@@ -239,6 +254,7 @@ public final class AgedBloomFilter {
    * Expected share of set bits over the slices now (mean-field over the row loads): full slices
    * hold k generations, position i < k holds i full ones and the current one.
    */
+  @Override
   public double fillRatio() {
     double lambda = geometry.lambda();
     double current = (double) Math.min(clock.count, generationSize) / rows;
@@ -250,7 +266,26 @@ public final class AgedBloomFilter {
     return set / r;
   }
 
+  /** The model's FPR at the end of a full generation: the most the filter has (generations never exceed g inserts). */
+  @Override
+  public double estimatedFpr() {
+    return geometry.fpr();
+  }
+
+  @Override
   public long sizeBytes() {
     return geometry.bytes();
+  }
+
+  /** k + l. */
+  @Override
+  public int sliceCount() {
+    return r;
+  }
+
+  /** The header (null for a filter built from a bare geometry: tests and benchmarks). */
+  @Override
+  public FilterHeader header() {
+    return header;
   }
 }

@@ -90,9 +90,16 @@ public final class AgedMath {
       return (long) l * generationSize;
     }
 
-    /** FPR at the end of a full generation (the worst point of the cycle). */
+    /** FPR at the end of a full generation (the worst point of the cycle); memoised (shards share a geometry). */
     public double fpr() {
-      return AgedMath.fpr(k, l, lambda(), SAMPLES);
+      Double f = FPRS.get(this);
+      if (f == null) {
+        f = AgedMath.fpr(k, l, lambda(), SAMPLES);
+        if (FPRS.size() < 1024) {
+          FPRS.put(this, f);
+        }
+      }
+      return f;
     }
 
     /** Probability that a URL is still seen s shifts after the generation it was inserted in (1 for s <= l). */
@@ -115,6 +122,7 @@ public final class AgedMath {
   public record Sizing(int k, int l, double lambda) {}
 
   private static final ConcurrentHashMap<String, Sizing> SIZINGS = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Geometry, Double> FPRS = new ConcurrentHashMap<>();
 
   /**
    * The k, l and lambda with the least memory per guaranteed-window URL, (k + l) / (l lambda)

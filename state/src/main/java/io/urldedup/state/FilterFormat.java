@@ -19,8 +19,8 @@ import java.util.zip.CheckedOutputStream;
  * <pre>
  * offset  size  field
  * 0       4     magic "UDFL" (0x55 0x44 0x46 0x4C)
- * 4       4     u32 format version (2; 1 is read too)
- * 8       1     u8 filter kind (0 stable, 1 scalable)
+ * 4       4     u32 format version (3; 1 and 2 are read too)
+ * 8       1     u8 filter kind (0 stable, 1 scalable, 2 aged)
  * 9       4     u32 header length L
  * 13      L     header ({@link FilterHeaderCodec}: parameters, seed fingerprint, counters, slices)
  * 13+L    8     u64 page count N
@@ -30,7 +30,8 @@ import java.util.zip.CheckedOutputStream;
  *
  * Version 2 differs from 1 only inside the header (layout 2 adds the shard count and the
  * canonicalization fingerprint, {@link FilterHeader#FORMAT_VERSION}); version 1 files read with
- * those UNKNOWN.
+ * those UNKNOWN. Version 3 adds kind 2 (aged: header layout 3, its pages numbered from 0 like the
+ * stable filter's); stable and scalable files differ from version 2 only in the version fields.
  *
  * <p>Page records have a fixed size, so record i starts at {@link #pageRecordOffset}: a reader can
  * seek to (or binary-search for) a page. All-zero pages are omitted (they read as zeros).
@@ -38,7 +39,7 @@ import java.util.zip.CheckedOutputStream;
 public final class FilterFormat {
 
   public static final byte[] MAGIC = {'U', 'D', 'F', 'L'};
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
   public static final int PAGE_RECORD_BYTES = 8 + PageStore.PAGE_BYTES;
 
   private FilterFormat() {}
@@ -173,6 +174,9 @@ public final class FilterFormat {
 
   /** Whether {@code pageId} is one of the pages the filter described by {@code header} addresses. */
   static boolean addresses(FilterHeader h, long pageId) {
+    if (h.kind() == FilterSpec.Kind.AGED) {
+      return pageId >= 0 && pageId < h.agedGeometry().pages();
+    }
     if (h.kind() == FilterSpec.Kind.STABLE) {
       return pageId >= 0 && pageId < stablePages(h);
     }
@@ -188,7 +192,9 @@ public final class FilterFormat {
 
   /** Visits, in ascending order, the ids of the filter's pages that hold a non-zero word. */
   static void forEachNonZeroPage(FilterHeader h, PageStore pages, LongConsumer action) {
-    if (h.kind() == FilterSpec.Kind.STABLE) {
+    if (h.kind() == FilterSpec.Kind.AGED) {
+      visit(pages, 0, h.agedGeometry().pages(), action);
+    } else if (h.kind() == FilterSpec.Kind.STABLE) {
       visit(pages, 0, stablePages(h), action);
     } else {
       for (int s = 0; s < h.slices(); s++) {

@@ -17,9 +17,11 @@ public final class FilterHeader {
   /**
    * Version of the header's persisted layout (FilterFormat and FilterHeaderSerializer). 1: the
    * original; 2: appends the shard count and the canonicalization fingerprint and settings (read
-   * from version 1 as {@link UrlMapping#UNKNOWN}, which accepts and adopts the current values).
+   * from version 1 as {@link UrlMapping#UNKNOWN}, which accepts and adopts the current values);
+   * 3: adds kind 2 (aged), whose headers append the window, generations, rate, layout and clock
+   * (stable and scalable headers are laid out as in 2).
    */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
   /** Slices are addressed by the top 16 bits of the page id; far more than any cap allows. */
   public static final int MAX_SLICES = 64;
   /** Page id = slice << SLICE_SHIFT | page within slice. */
@@ -57,6 +59,15 @@ public final class FilterHeader {
   long[] sliceBlocks = new long[0];
   int[] sliceK = new int[0];
   long[] sliceCount = new long[0];
+  // aged: the spec's window (one of the two), generations as asked (0 = default), rate per shard;
+  // the concrete layout, the generation length of time windows, and the clock (counters)
+  long windowUrls;
+  long windowMillis;
+  int generations;
+  double rate;
+  AgedMath.Geometry aged;
+  long generationMillis;
+  AgedClock clock;
 
   FilterHeader(FilterSpec.Kind kind, int formatVersion, long seedFingerprint, double fpr, long memoryBytes,
       int cellBits, long capacity, int growth, double tightening, long maxMemoryBytes, int k, int p,
@@ -93,6 +104,43 @@ public final class FilterHeader {
     canonicalizationFingerprint = m.canonicalizationFingerprint();
     canonicalizationSettings = m.canonicalizationSettings();
     return this;
+  }
+
+  static FilterHeader aged(FilterSpec s, UrlMapping m) {
+    FilterHeader h = new FilterHeader(FilterSpec.Kind.AGED, FORMAT_VERSION, m.seedFingerprint(), s.fpr(), 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0).bind(m);
+    h.setAged(s.windowUrls(), s.windowMillis(), s.generations(), s.rate(), s.agedGeometry(),
+        s.timed() ? s.generationMillis() : 0, new AgedClock());
+    return h;
+  }
+
+  void setAged(long windowUrls, long windowMillis, int generations, double rate, AgedMath.Geometry geometry,
+      long generationMillis, AgedClock clock) {
+    this.windowUrls = windowUrls;
+    this.windowMillis = windowMillis;
+    this.generations = generations;
+    this.rate = rate;
+    this.aged = geometry;
+    this.generationMillis = generationMillis;
+    this.clock = clock;
+  }
+
+  /** Aged: the concrete layout (kind AGED only). */
+  public AgedMath.Geometry agedGeometry() {
+    if (kind != FilterSpec.Kind.AGED) {
+      throw new IllegalStateException("not an aged filter: " + kind);
+    }
+    return aged;
+  }
+
+  /** Aged: generation, fill of the current one, time step, early advances (mutable: the filter's clock). */
+  public AgedClock agedClock() {
+    return clock;
+  }
+
+  /** Aged, time window: milliseconds per generation; 0 for count windows. */
+  public long generationMillis() {
+    return generationMillis;
   }
 
   /** Appends a slice sized for {@code cap} elements at {@code sliceFpr}; returns its index. */
@@ -154,14 +202,17 @@ public final class FilterHeader {
 
   /** The spec this header was built from (with the current memory cap). */
   public FilterSpec spec() {
-    return kind == FilterSpec.Kind.STABLE
-        ? FilterSpec.stable(fpr, memoryBytes, cellBits)
-        : FilterSpec.scalable(fpr, capacity, growth, tightening, maxMemoryBytes);
+    return switch (kind) {
+      case STABLE -> FilterSpec.stable(fpr, memoryBytes, cellBits);
+      case SCALABLE -> FilterSpec.scalable(fpr, capacity, growth, tightening, maxMemoryBytes);
+      case AGED -> new FilterSpec(FilterSpec.Kind.AGED, fpr, 0, 0, 0, 0, 0, 0, windowUrls, windowMillis, generations,
+          rate);
+    };
   }
 
-  /** Stable: inserts so far (repeats are reads); scalable: elements answered unseen so far. */
+  /** Stable: inserts so far (repeats are reads); scalable: elements answered unseen so far; aged: inserts. */
   public long inserts() {
-    return inserts;
+    return kind == FilterSpec.Kind.AGED ? clock.inserts : inserts;
   }
 
   /** Stable filter geometry (kind STABLE only). */
@@ -172,8 +223,13 @@ public final class FilterHeader {
     return new FilterMath.StableGeometry(cellBits, k, p, blockWords, blocks);
   }
 
+  /** Scalable: slices in the chain; aged: k + l; stable: 1. */
   public int slices() {
-    return kind == FilterSpec.Kind.STABLE ? 1 : slices;
+    return switch (kind) {
+      case STABLE -> 1;
+      case SCALABLE -> slices;
+      case AGED -> aged.slices();
+    };
   }
 
   public boolean saturated() {
@@ -228,7 +284,14 @@ public final class FilterHeader {
           + lower(spec.kind()) + "; restore with --filter " + lower(kind) + " or start from empty state");
     }
     StringBuilder diff = new StringBuilder();
-    if (kind == FilterSpec.Kind.STABLE) {
+    if (kind == FilterSpec.Kind.AGED) {
+      // the window and rate are per shard in the spec; the flags are totals (JobConfig divides)
+      differ(diff, "--fpr", fpr, spec.fpr());
+      differ(diff, "--window-urls (per shard)", windowUrls, spec.windowUrls());
+      differ(diff, "--window (ms)", windowMillis, spec.windowMillis());
+      differ(diff, "--generations", generations, spec.generations());
+      differ(diff, "--rate (per shard)", rate, spec.rate());
+    } else if (kind == FilterSpec.Kind.STABLE) {
       differ(diff, "--fpr", fpr, spec.fpr());
       differ(diff, "--memory", memoryBytes, spec.memoryBytes());
       differ(diff, "--cell-bits", cellBits, spec.cellBits());
@@ -335,6 +398,9 @@ public final class FilterHeader {
     h.sliceBlocks = sliceBlocks.clone();
     h.sliceK = sliceK.clone();
     h.sliceCount = sliceCount.clone();
+    if (kind == FilterSpec.Kind.AGED) {
+      h.setAged(windowUrls, windowMillis, generations, rate, aged, generationMillis, clock.copy());
+    }
     return h;
   }
 
@@ -356,7 +422,10 @@ public final class FilterHeader {
         && blockWords == h.blockWords && blocks == h.blocks && saturated == h.saturated && slices == h.slices
         && Arrays.equals(sliceCapacity, h.sliceCapacity) && Arrays.equals(sliceFpr, h.sliceFpr)
         && Arrays.equals(sliceBlocks, h.sliceBlocks) && Arrays.equals(sliceK, h.sliceK)
-        && Arrays.equals(sliceCount, h.sliceCount);
+        && Arrays.equals(sliceCount, h.sliceCount)
+        && windowUrls == h.windowUrls && windowMillis == h.windowMillis && generations == h.generations
+        && Double.compare(rate, h.rate) == 0 && Objects.equals(aged, h.aged) && generationMillis == h.generationMillis
+        && Objects.equals(clock, h.clock);
   }
 
   @Override
@@ -366,6 +435,12 @@ public final class FilterHeader {
 
   @Override
   public String toString() {
+    if (kind == FilterSpec.Kind.AGED) {
+      return String.format(java.util.Locale.ROOT,
+          "FilterHeader{aged, v%d, fpr=%s, %s, generations=%d, k=%d, l=%d, rows=%d, g=%d, %s}", formatVersion, fpr,
+          windowMillis > 0 ? "window=" + windowMillis + "ms, rate=" + rate + "/s, generation=" + generationMillis + "ms"
+              : "window-urls=" + windowUrls, generations, aged.k(), aged.l(), aged.rows(), aged.generationSize(), clock);
+    }
     if (kind == FilterSpec.Kind.STABLE) {
       return String.format(java.util.Locale.ROOT,
           "FilterHeader{stable, v%d, shards=%d, fpr=%s, d=%d, K=%d, P=%d, blockWords=%d, blocks=%d, inserts=%d}",

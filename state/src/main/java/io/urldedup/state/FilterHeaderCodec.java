@@ -11,12 +11,16 @@ import java.nio.charset.StandardCharsets;
  * so a newer reader decodes older records.
  *
  * <pre>
- * u32 formatVersion, u8 kind (0 stable, 1 scalable), u64 seedFingerprint,
+ * u32 formatVersion, u8 kind (0 stable, 1 scalable, 2 aged), u64 seedFingerprint,
  * f64 fpr, u64 memoryBytes, u32 cellBits, u64 capacity, u32 growth, f64 tightening, u64 maxMemoryBytes,
  * u64 inserts, u32 K, u32 P, u32 blockWords, u64 blocks,
  * u8 saturated, u32 slices, slices x (u64 capacity, f64 fpr, u64 blocks, u32 k, u64 count)
  * version 2 appends:
  * u32 shards, u64 canonicalizationFingerprint, u32 L, L bytes UTF-8 canonicalization settings
+ * version 3 adds kind 2 (aged), which appends:
+ * u64 windowUrls, u64 windowMillis, u32 generations, f64 rate, u32 k, u32 l,
+ *   u64 rows, u64 generationSize, u64 generationMillis,
+ *   u64 generation, u64 count, u64 epoch, u64 earlyAdvances, u64 inserts
  * </pre>
  *
  * Always writes {@link FilterHeader#FORMAT_VERSION}; reads every version from 1. Version 1 records
@@ -56,6 +60,48 @@ final class FilterHeaderCodec {
     byte[] settings = h.canonicalizationSettings.getBytes(StandardCharsets.UTF_8);
     out.writeInt(Integer.reverseBytes(settings.length));
     out.write(settings);
+    if (h.kind == FilterSpec.Kind.AGED) {
+      writeAged(h, out);
+    }
+  }
+
+  private static void writeAged(FilterHeader h, DataOutput out) throws IOException {
+    out.writeLong(Long.reverseBytes(h.windowUrls));
+    out.writeLong(Long.reverseBytes(h.windowMillis));
+    out.writeInt(Integer.reverseBytes(h.generations));
+    writeDouble(out, h.rate);
+    out.writeInt(Integer.reverseBytes(h.aged.k()));
+    out.writeInt(Integer.reverseBytes(h.aged.l()));
+    out.writeLong(Long.reverseBytes(h.aged.rows()));
+    out.writeLong(Long.reverseBytes(h.aged.generationSize()));
+    out.writeLong(Long.reverseBytes(h.generationMillis));
+    AgedClock c = h.clock;
+    out.writeLong(Long.reverseBytes(c.generation));
+    out.writeLong(Long.reverseBytes(c.count));
+    out.writeLong(Long.reverseBytes(c.epoch));
+    out.writeLong(Long.reverseBytes(c.earlyAdvances));
+    out.writeLong(Long.reverseBytes(c.inserts));
+  }
+
+  private static void readAged(FilterHeader h, DataInput in) throws IOException {
+    long windowUrls = Long.reverseBytes(in.readLong());
+    long windowMillis = Long.reverseBytes(in.readLong());
+    int generations = Integer.reverseBytes(in.readInt());
+    double rate = readDouble(in);
+    int k = Integer.reverseBytes(in.readInt());
+    int l = Integer.reverseBytes(in.readInt());
+    long rows = Long.reverseBytes(in.readLong());
+    long g = Long.reverseBytes(in.readLong());
+    long generationMillis = Long.reverseBytes(in.readLong());
+    AgedMath.Geometry geometry;
+    try {
+      geometry = new AgedMath.Geometry(k, l, rows, g);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("corrupt aged filter header: " + e.getMessage());
+    }
+    AgedClock c = new AgedClock(Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()),
+        Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()));
+    h.setAged(windowUrls, windowMillis, generations, rate, geometry, generationMillis, c);
   }
 
   static FilterHeader read(DataInput in) throws IOException {
@@ -112,6 +158,12 @@ final class FilterHeaderCodec {
       byte[] settings = new byte[length];
       in.readFully(settings);
       h.canonicalizationSettings = new String(settings, StandardCharsets.UTF_8);
+    }
+    if (kind == FilterSpec.Kind.AGED) {
+      if (version < 3) {
+        throw new IOException("corrupt filter header: an aged filter in layout version " + version);
+      }
+      readAged(h, in);
     }
     return h;
   }

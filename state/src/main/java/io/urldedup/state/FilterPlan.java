@@ -136,7 +136,70 @@ public final class FilterPlan {
     if (shards < 1) {
       throw new IllegalArgumentException("--shards must be >= 1; got " + shards);
     }
-    return spec.kind() == FilterSpec.Kind.STABLE ? renderStable(spec, shards) : renderScalable(spec, shards);
+    return switch (spec.kind()) {
+      case STABLE -> renderStable(spec, shards);
+      case SCALABLE -> renderScalable(spec, shards);
+      case AGED -> renderAged(spec, shards);
+    };
+  }
+
+  /** The aged filter: its layout, FPR, window and the forgetting after it, per shard and in total. */
+  private static String renderAged(FilterSpec spec, int shards) {
+    AgedMath.Geometry g = spec.agedGeometry();
+    boolean timed = spec.timed();
+    long d = spec.generationMillis();
+    StringBuilder sb = new StringBuilder();
+    line(sb, "filter: aged (age-partitioned blocked Bloom filter, Shtul et al. 2020); %d shards", shards);
+    if (timed) {
+      line(sb, "  window: %s in l = %d generations of %s (time), sized for --rate %s new URLs/s in total"
+              + " (%s per shard): g = %,d new URLs per generation per shard", duration(spec.windowMillis()), g.l(),
+          duration(d), fmt(spec.rate() * shards), fmt(spec.rate()), g.generationSize());
+    } else {
+      line(sb, "  window: %,d new URLs per shard (%,d in total) in l = %d generations of g = %,d new URLs",
+          spec.windowUrls(), spec.windowUrls() * shards, g.l(), g.generationSize());
+    }
+    line(sb, "  slices: k = %d (a new URL sets one bit in each of the k newest), l = %d, k + l = %d; a row is one"
+        + " 64-bit word of every slice (%d bytes), %.2f new URLs per row per generation", g.k(), g.l(), g.slices(),
+        8 * g.slices(), g.lambda());
+    line(sb, "  per shard: %,d rows in %,d pages, %s", g.rows(), g.pages(), bytes(g.bytes()));
+    line(sb, "  total:     %s", bytes(g.bytes() * shards));
+    line(sb, "  false-positive rate: %s at the end of a full generation (target --fpr %s)", pct(g.fpr()), spec.fpr());
+    String window = timed ? duration((long) g.l() * d) : String.format(Locale.ROOT, "%,d new URLs",
+        g.guaranteedInserts());
+    line(sb, "  guaranteed window: a URL is suppressed for %s after it was emitted, however often it is seen (a repeat"
+        + " is a read)", window);
+    int by = g.forgottenByShifts();
+    line(sb, "  slack: %.0f%%: at least %.0f%% of URLs are re-emitted when seen %s or more after their emission;"
+        + " from %s on only false positives keep one", 100 * g.slack(), 100 * AgedMath.FORGOTTEN_SHARE,
+        age(g, by, timed, d), age(g, g.slices(), timed, d));
+    line(sb, "    %22s  %24s", "age (at least)", "re-emitted if seen again");
+    // a URL of age a has seen at least floor(a / generation) shifts since its own generation
+    for (int s = g.l(); s <= Math.min(g.slices(), by + 1); s++) {
+      line(sb, "    %22s  %24s", age(g, s, timed, d), pct(1 - g.seenAfter(s)));
+    }
+    if (timed) {
+      line(sb, "  rate above plan: a generation that reaches g new URLs before its %s advances early (metric"
+          + " generationsAdvancedEarly): the FPR stays at target, the window shrinks to l g / rate", duration(d));
+    }
+    return sb.toString();
+  }
+
+  /** s generations as an age: new URLs per shard (count window) or a duration (time window). */
+  private static String age(AgedMath.Geometry g, int shifts, boolean timed, long generationMillis) {
+    return timed ? duration(shifts * generationMillis)
+        : String.format(Locale.ROOT, "%,d new URLs", shifts * g.generationSize());
+  }
+
+  static String duration(long ms) {
+    long[] units = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
+    String[] names = {"d", "h", "min", "s"};
+    for (int i = 0; i < units.length; i++) {
+      if (ms >= units[i]) {
+        return ms % units[i] == 0 ? ms / units[i] + names[i]
+            : String.format(Locale.ROOT, "%.2f%s", (double) ms / units[i], names[i]);
+      }
+    }
+    return ms + "ms";
   }
 
   private static String renderStable(FilterSpec spec, int shards) {

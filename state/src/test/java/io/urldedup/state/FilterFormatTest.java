@@ -47,9 +47,13 @@ class FilterFormatTest {
   /** The golden files pin the byte layout: magic, version, LE header, page records, CRC32C. */
   @Test
   void goldenFilesAreReproducedAndReadable() throws IOException {
-    assertArrayEquals(resource("stable-v2.udfl"), toBytes(GoldenFilters.stable()), "stable layout changed");
-    assertArrayEquals(resource("scalable-v2.udfl"), toBytes(GoldenFilters.scalable()), "scalable layout changed");
-    FilterFormat.Loaded s = FilterFormat.fromBytes(resource("scalable-v2.udfl"));
+    assertArrayEquals(resource("stable-v3.udfl"), toBytes(GoldenFilters.stable()), "stable layout changed");
+    assertArrayEquals(resource("scalable-v3.udfl"), toBytes(GoldenFilters.scalable()), "scalable layout changed");
+    assertArrayEquals(resource("aged-v3.udfl"), toBytes(GoldenFilters.aged()), "aged layout changed");
+    FilterFormat.Loaded a = FilterFormat.fromBytes(resource("aged-v3.udfl"));
+    assertEquals(GoldenFilters.aged().header(), a.header());
+    assertEquals(7, a.header().agedClock().generation());
+    FilterFormat.Loaded s = FilterFormat.fromBytes(resource("scalable-v3.udfl"));
     assertEquals(3, s.header().slices());
     assertEquals(GoldenFilters.MAPPING, s.header().mapping());
     s.header().checkCompatible(FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20), GoldenFilters.MAPPING, false);
@@ -74,9 +78,20 @@ class FilterFormatTest {
     assertEquals(GoldenFilters.MAPPING, scalable.header().mapping());
   }
 
+  /** Version 2 files read as the same filters (rewritten as version 3: only the version fields differ). */
+  @Test
+  void version2FilesStillRead() throws IOException {
+    FilterFormat.Loaded stable = FilterFormat.fromBytes(resource("stable-v2.udfl"));
+    FilterFormat.Loaded scalable = FilterFormat.fromBytes(resource("scalable-v2.udfl"));
+    assertEquals(2, stable.header().formatVersion());
+    assertArrayEquals(toBytes(GoldenFilters.stable()), toBytes(stable));
+    assertArrayEquals(toBytes(GoldenFilters.scalable()), toBytes(scalable));
+    assertEquals(GoldenFilters.MAPPING, scalable.header().mapping());
+  }
+
   @Test
   void layoutIsLittleEndianAndPageAddressable() throws IOException {
-    byte[] bytes = resource("stable-v2.udfl");
+    byte[] bytes = resource("stable-v3.udfl");
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     assertEquals('U', b.get(0));
     assertEquals('L', b.get(3));
@@ -96,7 +111,7 @@ class FilterFormatTest {
 
   @Test
   void corruptionIsDetected() throws IOException {
-    byte[] bytes = resource("stable-v2.udfl");
+    byte[] bytes = resource("stable-v3.udfl");
     byte[] flipped = bytes.clone();
     flipped[flipped.length / 2] ^= 1;
     assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(flipped)).getMessage()
@@ -105,9 +120,9 @@ class FilterFormatTest {
     badMagic[0] = 'X';
     assertThrows(IOException.class, () -> FilterFormat.fromBytes(badMagic));
     byte[] future = bytes.clone();
-    future[4] = 3;
+    future[4] = (byte) (FilterFormat.VERSION + 1);
     assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(future)).getMessage()
-        .contains("version 3"));
+        .contains("version " + (FilterFormat.VERSION + 1)));
   }
 
   @Test
@@ -134,5 +149,6 @@ class FilterFormatTest {
     Files.createDirectories(dir);
     Files.write(dir.resolve("stable-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.stable()));
     Files.write(dir.resolve("scalable-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.scalable()));
+    Files.write(dir.resolve("aged-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.aged()));
   }
 }

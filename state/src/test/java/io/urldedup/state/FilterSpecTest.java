@@ -25,7 +25,7 @@ class FilterSpecTest {
     assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 2, 0.0, 1 << 20)).contains("--tightening"));
     assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 2, 0.5, 10)).contains("--max-memory"));
     assertTrue(message(() -> FilterSpec.scalable(0.01, 100_000_000, 2, 0.5, 1 << 20)).contains("--max-memory"));
-    assertTrue(message(() -> new FilterSpec(FilterSpec.Kind.STABLE, 0.01, 1 << 20, 3, 5, 0, 0, 0))
+    assertTrue(message(() -> new FilterSpec(FilterSpec.Kind.STABLE, 0.01, 1 << 20, 3, 5, 0, 0, 0, 0, 0, 0, 0))
         .contains("scalable only"));
     FilterSpec.scalable(0.01, 1000, 4, 0.9, 1 << 20);
     FilterSpec.stable(1e-6, 1L << 30, 4);

@@ -7,7 +7,7 @@ final class GoldenFilters {
 
   static final long SEED = 0x0123456789abcdefL;
   static final int URLS = 200;
-  /** What the current (v2) files record: shard count and canonicalization as a job would. */
+  /** What the v2 and later files record: shard count and canonicalization as a job would. */
   static final UrlMapping MAPPING = new UrlMapping(new UrlHasher(SEED).seedFingerprint(), 16, 0x0fedcba987654321L,
       "canonicalization-version=1\n--strip-params=none\n--strip-www=true\n");
   /** What the v1 files hold: the seed fingerprint only. */
@@ -35,6 +35,14 @@ final class GoldenFilters {
 
   static FilterFormat.Loaded scalable(UrlMapping mapping) {
     return build(FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20), mapping);
+  }
+
+  /**
+   * Aged (v3 on), count window of 100 new URLs in 4 generations of 25 at 1%: the 200 URLs turn
+   * the ring 7 times, so the pages hold stale columns that a reader must treat as empty.
+   */
+  static FilterFormat.Loaded aged() {
+    return build(FilterSpec.agedCount(0.01, 100, 4), MAPPING);
   }
 
   static FilterFormat.Loaded build(FilterSpec spec, UrlMapping mapping) {

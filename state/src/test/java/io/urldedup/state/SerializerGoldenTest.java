@@ -20,13 +20,14 @@ import org.junit.jupiter.api.Test;
  * TypeSerializerSnapshot.writeVersionedSnapshot, as Flink writes them into a checkpoint) and golden
  * records. Every older file must keep passing: restore its snapshot, resolve compatibility against
  * the current snapshot, read its records; the current version's files are also reproduced byte
- * for byte. Filter header: v1 (layout 1) and v2 (layout 2, with shard count and canonicalization).
+ * for byte. Filter header: v1 (layout 1), v2 (layout 2, with shard count and canonicalization) and
+ * v3 (layout 3, adds the aged kind).
  */
 class SerializerGoldenTest {
 
   /** The current version's records. */
   static FilterHeader[] headers() {
-    return headers(2);
+    return headers(FilterHeader.FORMAT_VERSION);
   }
 
   /** Version 1 holds no shard count or canonicalization; version 2 the mapping of each record. */
@@ -42,7 +43,15 @@ class SerializerGoldenTest {
         : new UrlMapping(-1, 65536, 1, ""));
     capped.saturated = true;
     capped.sliceCount[0] = 5000;
-    return new FilterHeader[] {stable, used, scalable, capped};
+    if (version < 3) {
+      return new FilterHeader[] {stable, used, scalable, capped};
+    }
+    FilterHeader aged = GoldenFilters.aged().header();
+    FilterHeader timed = FilterSpec.agedTime(0.001, 7L * 86_400_000, 20, 12.5).newHeader(
+        new UrlMapping(7, 128, 3, "--strip-www=false\n"));
+    timed.agedClock().epoch = 123_456;
+    timed.agedClock().earlyAdvances = 9;
+    return new FilterHeader[] {stable, used, scalable, capped, aged, timed};
   }
 
   static long[][] pages() {
@@ -67,7 +76,12 @@ class SerializerGoldenTest {
 
   @Test
   void filterHeaderSerializerV2() throws IOException {
-    check(FilterHeaderSerializer.INSTANCE, "filter-header-serializer", 2, true, headers(2));
+    check(FilterHeaderSerializer.INSTANCE, "filter-header-serializer", 2, false, headers(2));
+  }
+
+  @Test
+  void filterHeaderSerializerV3() throws IOException {
+    check(FilterHeaderSerializer.INSTANCE, "filter-header-serializer", 3, true, headers(3));
   }
 
   @Test

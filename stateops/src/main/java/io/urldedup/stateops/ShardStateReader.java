@@ -46,7 +46,9 @@ final class ShardStateReader extends KeyedStateReaderFunction<Integer, ShardRepo
     ShardReport r = new ShardReport();
     r.shard = shard;
     r.header = FilterStates.encode(h);
-    int slices = h.kind() == FilterSpec.Kind.SCALABLE ? h.slices() : 1;
+    // bit statistics for the kinds whose page layout is known here; other kinds report the header only
+    boolean known = h.kind() == FilterSpec.Kind.SCALABLE || h.kind() == FilterSpec.Kind.STABLE;
+    int slices = !known ? 0 : h.kind() == FilterSpec.Kind.SCALABLE ? h.slices() : 1;
     long[] set = new long[slices];
     double[] est = new double[slices];
     double[] var = new double[slices];

@@ -170,7 +170,7 @@ public final class StateReport {
     if (h.kind() == FilterSpec.Kind.STABLE) {
       line(b, "memory: %s (--memory, fixed)", FilterPlan.bytes(memoryBytes()));
       b.append(FilterPlan.stableForgetting(spec, n));
-    } else {
+    } else if (h.kind() == FilterSpec.Kind.SCALABLE) {
       FilterPlan.Cap cap = FilterPlan.cap(spec);
       int maxSlices = shards.stream().mapToInt(s -> s.header().slices()).max().orElse(0);
       line(b, "memory: %s in slices (up to %d per shard) of --max-memory %s; %d of %d shards saturated%s",
@@ -272,7 +272,7 @@ public final class StateReport {
       g.writeNumberField("inserts", inserts());
       if (stable) {
         g.writeNumberField("heldEstimate", Math.round(held()));
-      } else {
+      } else if (h.kind() == FilterSpec.Kind.SCALABLE) {
         g.writeNumberField("bitEstimate", Math.round(bitEstimate()));
         g.writeNumberField("bitEstimateSd", Math.round(bitEstimateSd()));
         FilterPlan.Cap cap = FilterPlan.cap(spec);

@@ -1,0 +1,207 @@
+package io.urldedup.operators;
+
+import static io.urldedup.operators.DedupOperatorTestKit.FINGERPRINT;
+import static io.urldedup.operators.DedupOperatorTestKit.MAX_PARALLELISM;
+import static io.urldedup.operators.DedupOperatorTestKit.checkpoint;
+import static io.urldedup.operators.DedupOperatorTestKit.urls;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.urldedup.operators.DedupOperatorTestKit.Backend;
+import io.urldedup.state.FilterSpec;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.storage.JobManagerCheckpointStorage;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The aged filter in the operator with time windows: generations advance from the shard clock and
+ * keyed timers; checkpoints carry both, so a restored operator continues with the same decisions;
+ * a rescale keeps every URL of the window a duplicate.
+ *
+ * <p>The spec: a 60 s window at FPR 1e-4 (so a test's few hundred first occurrences expect 0.03
+ * false positives, and a forgotten URL stays suppressed by a false positive with probability
+ * 1e-4), sized for 200 new URLs/s per shard; the tests stay below that rate. After 90 s (more
+ * than the k + l generations of 60 s / l, see {@code plan}) every URL is out of the filter.
+ */
+class AgedOperatorTest {
+
+  static final long WINDOW = 60_000;
+  static final FilterSpec SPEC = FilterSpec.agedTime(1e-4, WINDOW, 0, 200);
+  static final long OOO = 5_000;
+
+  @AfterAll
+  static void cleanRocks() throws Exception {
+    DedupOperatorTestKit.deleteRocksDir();
+  }
+
+  static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
+      GenerationTime time, Backend backend, int parallelism, int subtask, OperatorSubtaskState restore)
+      throws Exception {
+    KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
+        new KeyedOneInputStreamOperatorTestHarness<>(new DedupOperator(SPEC, DedupOperatorTestKit.MAPPING, 64, false, time), r -> r.shard,
+            Types.INT, MAX_PARALLELISM, parallelism, subtask);
+    h.setStateBackend(DedupOperatorTestKit.stateBackend(backend));
+    h.setCheckpointStorage(new JobManagerCheckpointStorage(64 << 20));
+    h.initializeState(restore);
+    h.open();
+    return h;
+  }
+
+  /** One timestamped record; true if it was passed on. */
+  static boolean process(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, UrlRecord r,
+      long ts) throws Exception {
+    h.processElement(new StreamRecord<>(r, ts));
+    boolean emitted = false;
+    Object o;
+    while ((o = h.getOutput().poll()) != null) {
+      if (o instanceof StreamRecord<?>) {
+        emitted = true;
+      }
+    }
+    return emitted;
+  }
+
+  static int emitted(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, List<UrlRecord> rs,
+      long ts, List<Boolean> decisions) throws Exception {
+    int n = 0;
+    for (UrlRecord r : rs) {
+      boolean e = process(h, r, ts);
+      decisions.add(e);
+      n += e ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** Moves time to {@code t}: processing time for processing, the watermark t for event time (timers fire). */
+  static void at(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, GenerationTime time, long t)
+      throws Exception {
+    if (time.event()) {
+      h.processWatermark(t - OOO);
+    } else {
+      h.setProcessingTime(t);
+    }
+  }
+
+  /**
+   * A crawl of 60 s windows: URLs A at t = 0; repeats of A at 30 s must all be duplicates (hard);
+   * a checkpoint at 40 s is restored into a second operator and both get the same continuation,
+   * new URLs every second until 90 s and A again at 90 s: every decision is identical, and A is
+   * emitted again (all of it, bar false positives at 1e-4). Event time: record timestamps with
+   * the watermark 5 s behind; processing time: the harness clock.
+   */
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void windowHoldsAndCheckpointRestoreReplaysTheSameDecisions(Backend backend) throws Exception {
+    for (GenerationTime time : new GenerationTime[] {GenerationTime.eventTime(OOO), GenerationTime.processingTime()}) {
+      String what = (time.event() ? "event" : "processing") + " time on " + backend;
+      var a = harness(time, backend, 1, 0, null);
+      List<UrlRecord> first = urls("aged-a", 0, 200);
+      List<Boolean> ignored = new ArrayList<>();
+      long t = 1_000_000; // an arbitrary origin (not a multiple of the generation length)
+      at(a, time, t);
+      assertEquals(200, emitted(a, first, t, ignored), what + ": first occurrences");
+      for (int sec = 1; sec <= 40; sec++) {
+        at(a, time, t + sec * 1000L);
+        emitted(a, urls("aged-fill-" + sec, 0, 40), t + sec * 1000L, ignored);
+        if (sec == 30) {
+          assertEquals(0, emitted(a, first, t + sec * 1000L, ignored), what + ": repeats 30 s later (inside the window)");
+        }
+      }
+      OperatorSubtaskState snapshot = checkpoint(a, 1);
+      var b = harness(time, backend, 1, 0, snapshot);
+      if (!time.event()) {
+        b.setProcessingTime(t + 40_000);
+      }
+      List<Boolean> da = new ArrayList<>();
+      List<Boolean> db = new ArrayList<>();
+      for (int sec = 41; sec <= 90; sec++) {
+        long now = t + sec * 1000L;
+        at(a, time, now);
+        at(b, time, now);
+        List<UrlRecord> fill = urls("aged-fill-" + sec, 0, 40);
+        fill.addAll(urls("aged-fill-" + (sec - 20), 0, 10)); // repeats 20 s old: inside the window
+        emitted(a, fill, now, da);
+        emitted(b, fill, now, db);
+      }
+      int againA = emitted(a, first, t + 90_000, da);
+      int againB = emitted(b, first, t + 90_000, db);
+      assertEquals(da, db, what + ": decisions after the restore");
+      assertTrue(againA >= 198, what + ": re-emitted 90 s later: " + againA + " of 200");
+      assertEquals(againA, againB);
+      assertEquals(0, a.getOperator() instanceof DedupOperator op ? op.metrics().generationsAdvancedEarly() : -1,
+          what + ": below the planned rate nothing advances early");
+      a.close();
+      b.close();
+    }
+  }
+
+  /** Above the planned rate (200/s per shard): generations fill and advance early, counted. */
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void rateAbovePlanAdvancesEarly(Backend backend) throws Exception {
+    var h = harness(GenerationTime.processingTime(), backend, 1, 0, null);
+    h.setProcessingTime(0);
+    List<Boolean> d = new ArrayList<>();
+    // 8 shards x 200/s planned: 20,000 new URLs within one second are about 12x the plan
+    emitted(h, urls("burst", 0, 20_000), 0, d);
+    long early = ((DedupOperator) h.getOperator()).metrics().generationsAdvancedEarly();
+    long g = SPEC.agedGeometry().generationSize();
+    assertTrue(early >= 20_000 / g / 2, "early advances " + early + " for generations of " + g);
+    h.close();
+  }
+
+  /** Rescale 2 -> 3 -> 1 with time moving on: every URL emitted within the window stays a duplicate. */
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void rescaleKeepsTheWindow(Backend backend) throws Exception {
+    int[] parallelism = {2, 3, 1};
+    int shards = 32;
+    GenerationTime time = GenerationTime.eventTime(OOO);
+    List<UrlRecord> seen = new ArrayList<>();
+    OperatorSubtaskState state = null;
+    int old = 0;
+    long t = 5_000_000;
+    for (int step = 0; step < parallelism.length; step++) {
+      int p = parallelism[step];
+      List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks = new ArrayList<>();
+      for (int i = 0; i < p; i++) {
+        subtasks.add(harness(time, backend, p, i, state == null ? null
+            : AbstractStreamOperatorTestHarness.repartitionOperatorState(state, MAX_PARALLELISM, old, p, i)));
+      }
+      long now = t + step * 15_000L; // 3 steps: 30 s, inside the window
+      for (var h : subtasks) {
+        h.processWatermark(now - OOO);
+      }
+      assertEquals(0, route(subtasks, seen, now), "parallelism " + p + ": a URL of the window came back");
+      List<UrlRecord> fresh = urls("aged-rescale-" + step, 0, 400, shards);
+      assertEquals(400, route(subtasks, fresh, now), "parallelism " + p + ": new URLs");
+      seen.addAll(fresh);
+      OperatorSubtaskState[] snapshots = new OperatorSubtaskState[p];
+      for (int i = 0; i < p; i++) {
+        snapshots[i] = checkpoint(subtasks.get(i), step + 1);
+        subtasks.get(i).close();
+      }
+      state = AbstractStreamOperatorTestHarness.repackageState(snapshots);
+      old = p;
+    }
+  }
+
+  private static int route(List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks,
+      List<UrlRecord> records, long ts) throws Exception {
+    int emitted = 0;
+    for (UrlRecord r : records) {
+      int i = KeyGroupRangeAssignment.assignKeyToParallelOperator(r.shard, MAX_PARALLELISM, subtasks.size());
+      emitted += process(subtasks.get(i), r, ts) ? 1 : 0;
+    }
+    return emitted;
+  }
+}

@@ -726,10 +726,10 @@ public final class JobConfig {
         .append("Commands:\n")
         .append("  run      deduplicate: Kafka mode if Kafka flags are given, else embedded (local files)\n")
         .append("  plan     print the filter sizing for the given flags and exit\n")
+        .append("           (plan --json: the same numbers as one JSON document, docs/plan-json.md)\n")
         .append("  bootstrap  --input FILE|- --state DIR: a savepoint holding FILE's URLs as seen\n")
         .append("  inspect  --state DIR [--json]: what the filter state holds, per shard and in total\n")
         .append("  probe    --state DIR URL... | --input FILE: canonical form and seen/unseen per URL\n")
-        .append("           (plan --json: the same numbers as one JSON document, docs/plan-json.md)\n")
         .append("  version  print the version\n")
         .append("  help     print this text\n");
     String section = null;

@@ -33,11 +33,14 @@ class InspectGoldenTest {
   static final String SAVEPOINT = "golden/scalable-savepoint-v2";
   static final String REPORT = "golden/scalable-inspect-v2.json";
 
-  /** The report without what depends on where the files are. */
+  /**
+   * The report without what depends on where the files are, and without the header layout
+   * version, which reports the layout this build decodes into (it rises with new filter kinds).
+   */
   static String pinned(StateReport r) {
     StringBuilder b = new StringBuilder();
     for (String line : r.json().split("\n")) {
-      if (!line.contains("\"path\"") && !line.contains("\"bytesOnDisk\"")) {
+      if (!line.contains("\"path\"") && !line.contains("\"bytesOnDisk\"") && !line.contains("\"formatVersion\"")) {
         b.append(line).append('\n');
       }
     }

@@ -44,7 +44,21 @@ final class HashOnlyDecode extends ProcessFunction<RawRecord, UrlRecord> {
     byte[] v = in.value;
     String url = new String(v, ISO_8859_1);
     hasher.hash(v, 0, v.length, hash);
-    out.collect(new UrlRecord(url, v, outputKey.of(url), in.headers, hash[0], hash[1],
+    out.collect(new UrlRecord(url, v, key(v), in.headers, hash[0], hash[1],
         UrlHasher.shard(hash[0], hash[1], shards), false));
+  }
+
+  /** The host's key: the bytes after {@code ://} up to the port, path, query or fragment. */
+  private byte[] key(byte[] v) {
+    int s = 0;
+    while (s + 2 < v.length && !(v[s] == ':' && v[s + 1] == '/' && v[s + 2] == '/')) {
+      s++;
+    }
+    s = Math.min(v.length, s + 3);
+    int e = s;
+    while (e < v.length && v[e] != ':' && v[e] != '/' && v[e] != '?' && v[e] != '#') {
+      e++;
+    }
+    return outputKey.of(v, s, e);
   }
 }

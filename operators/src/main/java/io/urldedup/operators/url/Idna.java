@@ -22,6 +22,7 @@ final class Idna {
 
   private final StringBuilder out = new StringBuilder(64);
   private final IDNA.Info info = new IDNA.Info();
+  private String error;
 
   /** The ASCII form of {@code domain}, or null with {@link #error()} set when it fails. */
   String toAscii(String domain) {
@@ -35,8 +36,6 @@ final class Idna {
     }
     return out.toString();
   }
-
-  private String error;
 
   /** The UTS #46 error of the last failed {@link #toAscii}. */
   String error() {

@@ -19,10 +19,6 @@ public final class StripParams implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
-  /** Session-id parameters, {@code --strip-params default}. */
-  public static final List<String> SESSION_IDS = List.of(
-      "jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid", "cfid", "cftoken");
-
   private final List<String> patterns;
   private transient Pattern regex;
 

@@ -39,6 +39,25 @@ public final class OutputKey {
     return lastKey;
   }
 
+  /** The key bytes of a canonical URL string (its host: after "://", up to ':', '/' or '?'). */
+  public byte[] of(String canonicalUrl) {
+    byte[] b = canonicalUrl.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    int s = canonicalUrl.indexOf("://");
+    s = s < 0 ? 0 : s + 3;
+    int e = s;
+    if (e < b.length && b[e] == '[') {
+      while (e < b.length && b[e] != ']') {
+        e++;
+      }
+      e = Math.min(e + 1, b.length);
+    } else {
+      while (e < b.length && b[e] != '/' && b[e] != ':' && b[e] != '?') {
+        e++;
+      }
+    }
+    return of(b, s, e);
+  }
+
   private static byte[] domainKey(String host) {
     if (host.startsWith("[")) {
       return host.getBytes(UTF_8);

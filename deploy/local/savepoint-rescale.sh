@@ -137,9 +137,13 @@ phase 1 "${STABLE[@]}" || exit 1
 read_output 6000 "$DATA/stable-3.txt" "$FIRST"
 AGAIN3=$(( $(wc -l <"$DATA/stable-2.txt") - FIRST ))
 AGAIN1=$(( $(wc -l <"$DATA/stable-3.txt") - FIRST - AGAIN3 ))
-# plan's forgetting table: "new URLs  re-emitted if seen again  forgotten by", one row per gap
-PLAN_FN="$("$REL_REPO/urldedup" plan "${STABLE[@]}" | awk '$1 == "100,000" { print $2 }')"
-[ -n "$PLAN_FN" ] || { fail "plan ${STABLE[*]}: no row for 100,000 new URLs in its forgetting table"; PLAN_FN="?"; }
+# plan --json (keys in docs/plan-json.md): the probability that a URL comes back if seen again
+# after 100,000 new URLs
+PLAN_FN="$("$REL_REPO/urldedup" plan "${STABLE[@]}" --json \
+  | jq -r '.stable.forgetting[] | select(.newUrls == 100000) | .reemittedIfSeenAgain')"
+case "$PLAN_FN" in
+  ""|null) fail "plan --json ${STABLE[*]}: no forgetting row for 100,000 new URLs"; PLAN_FN="?" ;;
+esac
 # kept state: re-emissions are false negatives for a gap of about one part (< 10^5 arrivals:
 # plan says <= $PLAN_FN); a lost state re-emits all $FIRST. 1% separates the two by far.
 LIMIT=$(( FIRST / 100 + 5 ))

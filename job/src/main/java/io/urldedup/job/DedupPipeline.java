@@ -30,7 +30,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 public final class DedupPipeline {
 
   public static final String UID_DECODE = "decode";
-  public static final String UID_DEDUP = "dedup";
+  public static final String UID_DEDUP = DedupOperator.UID;
   public static final String UID_SOURCE = "kafka-source";
   public static final String UID_SINK = "kafka-sink";
   public static final String UID_DLQ = "dlq-sink";

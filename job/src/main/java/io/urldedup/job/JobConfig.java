@@ -86,6 +86,7 @@ public final class JobConfig {
   private static final String FILTER = "Filter (sizes are totals over all shards)";
   private static final String DECODE = "Decoding and canonicalization";
   private static final String RUNTIME = "Runtime";
+  private static final String STATE_OPS = "State (run --state, bootstrap, inspect, probe)";
 
   // ---- the flags ----
 
@@ -242,6 +243,13 @@ public final class JobConfig {
       .help("key=value lines with the same keys as the flags (no --); flags override the file.");
 
   /** Every flag, in {@code --help} order. */
+  public static final Option<String> STATE = Option.nonEmpty("state", "DIR").in(STATE_OPS)
+      .help("run (embedded): restore from the savepoint in DIR if there is one, and save one there at the"
+          + " end of input and on Ctrl-C. bootstrap: write the savepoint there. inspect, probe: read the"
+          + " newest savepoint or retained checkpoint in DIR (or DIR itself).");
+  public static final Option<Boolean> JSON = Option.toggle("json").in(STATE_OPS)
+      .help("inspect: print one JSON document instead of the text report.");
+
   static final List<Option<?>> OPTIONS = List.of(
       INPUT, OUTPUT, DLQ,
       BOOTSTRAP_SERVERS, INPUT_TOPIC, OUTPUT_TOPIC, DLQ_TOPIC, GROUP_ID, KAFKA_PROPERTIES, STARTING_OFFSETS,
@@ -250,7 +258,8 @@ public final class JobConfig {
       WINDOW, WINDOW_URLS, GENERATIONS, RATE, TIME, MAX_OUT_OF_ORDERNESS, SHARDS, HASH_SEED,
       FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, SORT_PARAMS, DROP_EMPTY_PARAMS, COLLAPSE_SLASHES,
       MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
-      PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, JOB_NAME, CONFIG);
+      PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, JOB_NAME, CONFIG,
+      STATE, JSON);
 
   /** Giving any of these selects Kafka mode. */
   private static final List<Option<?>> KAFKA_OPTIONS = List.of(
@@ -445,6 +454,10 @@ public final class JobConfig {
   }
 
   private void validate(Map<String, String> v, boolean requireIo) {
+    if (mode == Mode.KAFKA && isSet(STATE)) {
+      throw new ConfigException("--state is for the embedded mode; in Kafka mode keep state with --checkpoint-dir"
+          + " and restore with flink run -s (bootstrap, inspect and probe read such savepoints)");
+    }
     if (mode == Mode.KAFKA && requireIo) {
       for (Option<String> required : List.of(BOOTSTRAP_SERVERS, OUTPUT_TOPIC)) {
         if (get(required) == null || get(required).isEmpty()) {
@@ -599,6 +612,30 @@ public final class JobConfig {
 
   // ---- parsing ----
 
+  /**
+   * Splits {@code args} into flags (with their values) and the words that are not flags (probe's
+   * URLs), using the options' arity.
+   */
+  static List<List<String>> splitPositionals(String[] args) {
+    List<String> flags = new ArrayList<>();
+    List<String> words = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (!a.startsWith("--") || a.length() == 2) {
+        words.add(a);
+        continue;
+      }
+      flags.add(a);
+      String name = a.substring(2);
+      Option<?> f = name.contains("=") ? null : BY_NAME.get(name);
+      if (f != null && !f.isSwitch() && i + 1 < args.length
+          && !(f.valueOptional() && args[i + 1].startsWith("--"))) {
+        flags.add(args[++i]);
+      }
+    }
+    return List.of(flags, words);
+  }
+
   static Map<String, String> parseArgs(String[] args) {
     Map<String, String> out = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
@@ -695,6 +732,9 @@ public final class JobConfig {
         .append("  run      deduplicate: Kafka mode if Kafka flags are given, else embedded (local files)\n")
         .append("  plan     print the filter sizing for the given flags and exit\n")
         .append("           (plan --json: the same numbers as one JSON document, docs/plan-json.md)\n")
+        .append("  bootstrap  --input FILE|- --state DIR: a savepoint holding FILE's URLs as seen\n")
+        .append("  inspect  --state DIR [--json]: what the filter state holds, per shard and in total\n")
+        .append("  probe    --state DIR URL... | --input FILE: canonical form and seen/unseen per URL\n")
         .append("  version  print the version\n")
         .append("  help     print this text\n");
     String section = null;

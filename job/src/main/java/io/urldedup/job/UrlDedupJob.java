@@ -5,6 +5,7 @@ import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterPlan;
+import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.FilterSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,6 +25,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonProcessin
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.SerializationFeature;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import io.urldedup.operators.RawRecord;
 
@@ -42,8 +44,18 @@ public final class UrlDedupJob {
       code = run(args, System.out, System.err);
     } catch (JobExecutionException e) {
       // the failing task's stack trace is already in the log; name the root cause
-      System.err.println("urldedup: error: the job failed: " + rootCause(e));
-      code = 1;
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      if (root instanceof IncompatibleStateException) {
+        // restored state that does not fit the flags: a usage error, the message names the flag
+        System.err.println("urldedup: error: " + root.getMessage());
+        code = ConfigException.EXIT_CODE;
+      } else {
+        System.err.println("urldedup: error: the job failed: " + rootCause(e));
+        code = 1;
+      }
     }
     if (code != 0) {
       System.exit(code);
@@ -99,6 +111,26 @@ public final class UrlDedupJob {
           out.print(json ? planJson(c) : plan(c));
           return 0;
         }
+        case "bootstrap" -> {
+          if (wantsHelp(rest, out)) {
+            return 0;
+          }
+          return StateCommands.bootstrap(JobConfig.parse(rest), err);
+        }
+        case "inspect" -> {
+          if (wantsHelp(rest, out)) {
+            return 0;
+          }
+          return StateCommands.inspect(JobConfig.parseForPlan(rest, System.getenv()), out);
+        }
+        case "probe" -> {
+          if (wantsHelp(rest, out)) {
+            return 0;
+          }
+          List<List<String>> split = JobConfig.splitPositionals(rest);
+          return StateCommands.probe(JobConfig.parseForPlan(split.get(0).toArray(String[]::new), System.getenv()),
+              split.get(1), out);
+        }
         case "run" -> {
           if (wantsHelp(rest, out)) {
             return 0;
@@ -106,7 +138,7 @@ public final class UrlDedupJob {
           return execute(JobConfig.parse(rest), err);
         }
         default -> throw new ConfigException("unknown command '" + command
-            + "'; accepted: run, plan, version, help");
+            + "'; accepted: run, plan, bootstrap, inspect, probe, version, help");
       }
     } catch (ConfigException e) {
       err.println("urldedup: error: " + e.getMessage());
@@ -228,18 +260,27 @@ public final class UrlDedupJob {
     return u == 0 ? n + " B" : String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
   }
 
-  private static int execute(JobConfig c, PrintStream err) throws Exception {
-    if (c.mode == JobConfig.Mode.EMBEDDED) {
-      Preflight.files(c);
-    }
-    StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(JobEnvironment.configuration(c));
-    Preflight.heap(c, env);
+  static void warnIfDefaultSeed(JobConfig c, PrintStream err) {
     if (c.defaultSeed) {
       err.println("urldedup: warning: no --hash-seed or " + JobConfig.SEED_ENV + " given: using the"
           + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
           + " production and keep it (a restore with another seed is refused).");
     }
+  }
+
+  private static int execute(JobConfig c, PrintStream err) throws Exception {
+    if (c.mode == JobConfig.Mode.EMBEDDED) {
+      Preflight.files(c);
+    }
+    Configuration conf = JobEnvironment.configuration(c);
+    EmbeddedState state = c.mode == JobConfig.Mode.EMBEDDED && c.isSet(JobConfig.STATE)
+        ? EmbeddedState.open(c.get(JobConfig.STATE)) : null;
+    if (state != null) {
+      state.configure(conf);
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    Preflight.heap(c, env);
+    warnIfDefaultSeed(c, err);
     if (c.mode == JobConfig.Mode.KAFKA) {
       if (c.parallelism > 0) {
         env.setParallelism(c.parallelism);
@@ -257,7 +298,7 @@ public final class UrlDedupJob {
       env.execute(c.jobName);
       return 0;
     }
-    return embedded(c, env, err);
+    return embedded(c, env, state, err);
   }
 
   /**
@@ -271,7 +312,8 @@ public final class UrlDedupJob {
         : WatermarkStrategy.noWatermarks();
   }
 
-  private static int embedded(JobConfig c, StreamExecutionEnvironment env, PrintStream err)
+  /** @param state null unless {@code --state} was given */
+  private static int embedded(JobConfig c, StreamExecutionEnvironment env, EmbeddedState state, PrintStream err)
       throws Exception {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
         : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
@@ -280,11 +322,13 @@ public final class UrlDedupJob {
       StopSignals.install();
     }
     // stdin is read as a stream (no spool): each line goes through as it arrives
-    DataStream<RawRecord> source = env
-        .fromSource(new LineFileSource(c.input, stdin ? "stdin" : c.input),
-            WatermarkStrategy.noWatermarks(), stdin ? "stdin" : "file source")
+    LineFileSource file = new LineFileSource(c.input, stdin ? "stdin" : c.input);
+    String sourceName = stdin ? "stdin" : "file source";
+    DataStream<RawRecord> source = (state == null
+        ? env.fromSource(file, WatermarkStrategy.noWatermarks(), sourceName)
+        : env.fromSource(state.hold(file), WatermarkStrategy.noWatermarks(), sourceName, file.getProducedType()))
         .setParallelism(1)
-        .uid("file-source");
+        .uid(state == null ? "file-source" : state.sourceUid());
     LineSink<UrlRecord> out = new LineSink<>("--output", c.output, r -> r.value);
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
@@ -294,7 +338,7 @@ public final class UrlDedupJob {
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);
     }
-    JobExecutionResult result = env.execute(c.jobName);
+    JobExecutionResult result = state == null ? env.execute(c.jobName) : state.execute(env, c.jobName, err);
     RunSummary summary = RunSummary.of(result.getAllAccumulatorResults());
     err.print(summary.render(dlq == null));
     String signal = StopSignals.received();

@@ -129,7 +129,7 @@ class JobConfigTest {
         "max-url-bytes", "allow-canonicalization-change", "parallelism",
         "state-backend",
         "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name",
-        "input", "output", "dlq", "config",
+        "input", "output", "dlq", "config", "state", "json",
         "window", "window-urls", "generations", "rate", "time", "max-out-of-orderness")); // agedFlags
     assertEquals(covered, JobConfig.flagNames());
   }
@@ -164,6 +164,15 @@ class JobConfigTest {
     assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--rate", "1").contains("--rate"));
     assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--generations", "64")
         .contains("--generations"));
+  }
+
+  @Test
+  void stateFlagsParseInEmbeddedModeAndStateIsRefusedInKafkaMode() {
+    JobConfig c = JobConfig.parse(new String[] {"--input", "in.txt", "--state", "s/", "--json"}, Map.of());
+    assertEquals("s/", c.get(JobConfig.STATE));
+    assertTrue(c.get(JobConfig.JSON));
+    ConfigException e = assertThrows(ConfigException.class, () -> parse(kafka("--state", "s/")));
+    assertTrue(e.getMessage().startsWith("--state is for the embedded mode"), e.getMessage());
   }
 
   @Test

@@ -135,6 +135,16 @@ class LineSourceReaderTest {
     }
   }
 
+  /** Polls until {@code n} lines were emitted, waiting on isAvailable() in between. */
+  static Output awaitLines(LineSourceReader r, Output out, int n) throws Exception {
+    while (out.lines.size() < n) {
+      if (r.pollNext(out) == InputStatus.NOTHING_AVAILABLE) {
+        r.isAvailable().get(10, TimeUnit.SECONDS);
+      }
+    }
+    return out;
+  }
+
   @Test
   void anEmptyFileEndsAtOnce() throws Exception {
     Path f = Files.createFile(dir.resolve("empty.txt"));
@@ -214,12 +224,7 @@ class LineSourceReaderTest {
       for (int i = 1; i <= 3; i++) {
         producer.write(("http://a.example/" + i + "\n").getBytes(StandardCharsets.US_ASCII));
         producer.flush();
-        // the line comes through while the producer keeps the pipe open
-        while (out.lines.size() < i) {
-          if (r.pollNext(out) == InputStatus.NOTHING_AVAILABLE) {
-            r.isAvailable().get(10, TimeUnit.SECONDS);
-          }
-        }
+        awaitLines(r, out, i); // while the producer keeps the pipe open
         assertEquals("stdin:" + i, out.origins.get(i - 1));
       }
       assertEquals(InputStatus.NOTHING_AVAILABLE, r.pollNext(out), "a quiet pipe is not the end");
@@ -247,12 +252,7 @@ class LineSourceReaderTest {
       LineSourceReader r = reader(ctx, new LineSplit("-", "stdin", 0, 0));
       producer.write("http://a.example/1\n".getBytes(StandardCharsets.US_ASCII));
       producer.flush();
-      Output out = new Output();
-      while (out.lines.isEmpty()) {
-        if (r.pollNext(out) == InputStatus.NOTHING_AVAILABLE) {
-          r.isAvailable().get(10, TimeUnit.SECONDS);
-        }
-      }
+      Output out = awaitLines(r, new Output(), 1);
       assertTrue(LineSourceReader.endAllInputs() >= 1);
       drain(r, out);
       assertEquals(List.of("http://a.example/1"), out.lines);

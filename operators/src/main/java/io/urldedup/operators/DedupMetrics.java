@@ -17,7 +17,8 @@ import org.apache.flink.metrics.MetricGroup;
  * shards the subtask has opened since it started: {@code fillRatio} is the mean, {@code
  * estimatedFpr} the maximum (the worst shard is what a user must know about), {@code stateBytes}
  * the sum of page bytes addressed, {@code slices} the maximum (the longest scalable chain, which
- * bounds the probes of a lookup; 1 for stable filters).
+ * bounds the probes of a lookup; 1 for stable filters); the saturation gauges are described at
+ * {@link #publishSaturation}.
  */
 public final class DedupMetrics {
 
@@ -29,6 +30,9 @@ public final class DedupMetrics {
   public static final String ESTIMATED_FPR = "estimatedFpr";
   public static final String STATE_BYTES = "stateBytes";
   public static final String SLICES = "slices";
+  public static final String ESTIMATED_DISTINCT = "estimatedDistinct";
+  public static final String SATURATED = "saturated";
+  public static final String FPR_OVER_TARGET = "fprOverTarget";
   /** Aged filters: generations that reached their planned size before their time (rate above --rate). */
   public static final String GENERATIONS_ADVANCED_EARLY = "generationsAdvancedEarly";
   /** Accumulator names are the metric names with this prefix. */
@@ -38,14 +42,17 @@ public final class DedupMetrics {
   private final Counter duplicates;
   private final Counter forced;
   private final Counter advancedEarly;
-  private final LongCounter emittedTotal = new LongCounter();
-  private final LongCounter duplicatesTotal = new LongCounter();
-  private final LongCounter forcedTotal = new LongCounter();
+  private final LongCounter emittedTotal;
+  private final LongCounter duplicatesTotal;
+  private final LongCounter forcedTotal;
 
   private volatile double fillRatio;
   private volatile double estimatedFpr;
   private volatile long stateBytes;
   private volatile int slices;
+  private volatile long estimatedDistinct;
+  private volatile int saturated;
+  private volatile double fprOverTarget;
 
   DedupMetrics(MetricGroup operatorGroup, RuntimeContext context) {
     MetricGroup g = operatorGroup.addGroup(GROUP);
@@ -57,9 +64,14 @@ public final class DedupMetrics {
     g.gauge(ESTIMATED_FPR, (Gauge<Double>) () -> estimatedFpr);
     g.gauge(STATE_BYTES, (Gauge<Long>) () -> stateBytes);
     g.gauge(SLICES, (Gauge<Integer>) () -> slices);
-    context.addAccumulator(ACCUMULATOR_PREFIX + EMITTED, emittedTotal);
-    context.addAccumulator(ACCUMULATOR_PREFIX + DUPLICATES, duplicatesTotal);
-    context.addAccumulator(ACCUMULATOR_PREFIX + FORCED, forcedTotal);
+    g.gauge(ESTIMATED_DISTINCT, (Gauge<Long>) () -> estimatedDistinct);
+    g.gauge(SATURATED, (Gauge<Integer>) () -> saturated);
+    g.gauge(FPR_OVER_TARGET, (Gauge<Double>) () -> fprOverTarget);
+    // get-or-add: the State Processor API's bootstrap task opens a second instance of the operator
+    // in the same task, and accumulators are per task
+    emittedTotal = context.getLongCounter(ACCUMULATOR_PREFIX + EMITTED);
+    duplicatesTotal = context.getLongCounter(ACCUMULATOR_PREFIX + DUPLICATES);
+    forcedTotal = context.getLongCounter(ACCUMULATOR_PREFIX + FORCED);
   }
 
   /** An unseen URL passed on. */
@@ -95,6 +107,31 @@ public final class DedupMetrics {
     this.estimatedFpr = estimatedFpr;
     this.stateBytes = stateBytes;
     this.slices = slices;
+  }
+
+  /**
+   * Task thread: the saturation gauges. {@code estimatedDistinct} is summed over the open shards
+   * (scalable: URLs recorded; stable: the model's estimate of those still held), {@code
+   * saturated} is 1 if any open scalable shard hit its memory cap, {@code fprOverTarget} is the
+   * worst shard's estimated FPR over {@code --fpr} (above 1: unseen URLs dropped more often than
+   * promised).
+   */
+  void publishSaturation(long estimatedDistinct, boolean saturated, double fprOverTarget) {
+    this.estimatedDistinct = estimatedDistinct;
+    this.saturated = saturated ? 1 : 0;
+    this.fprOverTarget = fprOverTarget;
+  }
+
+  long estimatedDistinct() {
+    return estimatedDistinct;
+  }
+
+  int saturated() {
+    return saturated;
+  }
+
+  double fprOverTarget() {
+    return fprOverTarget;
   }
 
   long emittedCount() {

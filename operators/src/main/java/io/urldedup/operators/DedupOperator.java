@@ -9,6 +9,7 @@ import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
 import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.PageSerializer;
+import io.urldedup.state.StableHolding;
 import io.urldedup.state.PageStore;
 import io.urldedup.state.UrlMapping;
 import org.apache.flink.api.common.state.MapState;
@@ -76,9 +77,11 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(DedupOperator.class);
 
+  /** The operator's uid in the job graph: savepoints map state onto the operator by it. */
+  public static final String UID = "dedup";
   /** Persisted state names: changing them orphans existing checkpoints. */
-  static final String HEADER_STATE = "urldedup-filter-header";
-  static final String PAGES_STATE = "urldedup-filter-pages";
+  public static final String HEADER_STATE = "urldedup-filter-header";
+  public static final String PAGES_STATE = "urldedup-filter-pages";
   static final String GENERATION_TIMERS = "urldedup-aged-generations";
 
   /** At most one early-advance WARN per subtask per minute (the counter has every one). */
@@ -93,6 +96,10 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private static final long GAUGE_PERIOD_NANOS = 5_000_000_000L;
 
   private static final int NO_KEY = Integer.MIN_VALUE;
+
+  /** A shard whose estimated FPR passes this multiple of the target logs a WARN (once). */
+  static final double FPR_WARN_FACTOR = 2;
+
 
   private final FilterSpec spec;
   private final UrlMapping mapping;
@@ -115,6 +122,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private transient DedupMetrics metrics;
   private transient int keyShard;
   private transient int sinceGauges;
+  private transient StableHolding holding;
   private transient long gaugesAt;
   /** {@link #GAUGE_PERIOD_NANOS}; tests that measure the record path alone raise it. */
   transient long gaugePeriodNanos;
@@ -459,22 +467,33 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
   }
 
-  /** Aggregates over the open shards; each filter is asked with its own shard selected. */
+  /**
+   * Aggregates over the open shards; each filter is asked with its own shard selected. Logs one
+   * WARN per shard when a scalable shard saturates (its FPR rises from then on) and one when a
+   * shard's estimated FPR passes {@link #FPR_WARN_FACTOR} times the target.
+   */
   void publishGauges() {
     int back = keyShard;
     double fill = 0;
     double maxFpr = 0;
     long bytes = 0;
     int maxSlices = 0;
+    double distinct = 0;
+    boolean saturated = false;
     int n = 0;
     for (Shard s : shards.all()) {
       if (s != null) {
         cache.selectShard(s.shard);
         DedupFilter f = s.filter;
+        FilterHeader h = f.header();
+        double shardFpr = f.estimatedFpr();
         fill += f.fillRatio();
-        maxFpr = Math.max(maxFpr, f.estimatedFpr());
+        maxFpr = Math.max(maxFpr, shardFpr);
         bytes += f.sizeBytes();
         maxSlices = Math.max(maxSlices, f.sliceCount());
+        distinct += estimatedDistinct(h);
+        saturated |= h.saturated();
+        warnOnce(s, h, shardFpr);
         n++;
       }
     }
@@ -483,6 +502,33 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       cache.selectShard(back);
     }
     metrics.publish(n == 0 ? 0 : fill / n, maxFpr, bytes, maxSlices);
+    metrics.publishSaturation(Math.round(distinct), saturated, maxFpr / spec.fpr());
+  }
+
+  /** Scalable: the URLs it recorded (exact counter); stable: the model's estimate of those it still holds. */
+  private double estimatedDistinct(FilterHeader h) {
+    if (h.kind() != FilterSpec.Kind.STABLE) {
+      return h.inserts();
+    }
+    if (holding == null) {
+      holding = new StableHolding(h.stableGeometry());
+    }
+    return holding.held(h.inserts());
+  }
+
+  private void warnOnce(Shard s, FilterHeader h, double shardFpr) {
+    if (h.saturated() && !s.warnedSaturated) {
+      s.warnedSaturated = true;
+      LOG.warn("shard {} saturated: the next slice would exceed --max-memory ({} bytes per shard, {} URLs"
+              + " recorded); the shard's false-positive rate rises from here on (now {}, target {})",
+          s.shard, h.spec().maxMemoryBytes(), h.inserts(), shardFpr, spec.fpr());
+    }
+    if (shardFpr > FPR_WARN_FACTOR * spec.fpr() && !s.warnedFpr) {
+      s.warnedFpr = true;
+      LOG.warn("shard {}: estimated false-positive rate {} is over {}x the target --fpr {} ({} inserts);"
+              + " unseen URLs are being dropped as seen: raise --max-memory (scalable) or --memory (stable)",
+          s.shard, shardFpr, FPR_WARN_FACTOR, spec.fpr(), h.inserts());
+    }
   }
 
   /** Tests: copies of the headers in keyed state (not the open, possibly newer, ones). */
@@ -553,6 +599,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     /** The filter if it is aged (timers and early advances), else null. */
     final AgedBloomFilter aged;
     boolean changed = true;
+    boolean warnedSaturated;
+    boolean warnedFpr;
     /** Aged time windows: the shard clock when its current generation began (for the measured rate). */
     long generationStart = Long.MIN_VALUE;
 

@@ -1,6 +1,8 @@
 package io.urldedup.operators;
 
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.Filters;
+import io.urldedup.state.HeapPageStore;
 import io.urldedup.state.PageStore;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -44,10 +46,17 @@ public final class PageCacheSizing {
     return (int) Math.max(1, Math.min(Math.min(want, budgetPages(maxHeapBytes, slots)), PageCache.MAX_PAGES));
   }
 
-  /** The most pages one shard's filter can occupy: stable its memory, scalable its memory cap. */
+  /**
+   * The most pages one shard's filter can occupy: stable its memory, scalable its memory cap, any
+   * other kind (aged: fixed by its window) the size of a new filter.
+   */
   public static long filterPages(FilterSpec perShard) {
-    long bytes = perShard.kind() == FilterSpec.Kind.STABLE ? perShard.memoryBytes() : perShard.maxMemoryBytes();
-    return (bytes + PageStore.PAGE_BYTES - 1) / PageStore.PAGE_BYTES;
+    long bytes = switch (perShard.kind()) {
+      case STABLE -> perShard.memoryBytes();
+      case SCALABLE -> perShard.maxMemoryBytes();
+      default -> Filters.open(perShard.newHeader(0L), new HeapPageStore()).sizeBytes();
+    };
+    return Math.max(1, (bytes + PageStore.PAGE_BYTES - 1) / PageStore.PAGE_BYTES);
   }
 
   /** Pages the heap share allows one subtask. */

@@ -1,9 +1,12 @@
 package io.urldedup.operators;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.urldedup.operators.DedupOperatorTestKit.Backend;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.Filters;
+import io.urldedup.state.HeapPageStore;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.junit.jupiter.api.Test;
@@ -27,6 +30,14 @@ class PageCacheSizingTest {
   void scalableCountsItsMemoryCap() {
     FilterSpec scalable = FilterSpec.scalable(0.01, 40_000, 2, 0.5, 8 * MIB);
     assertEquals(2048, PageCacheSizing.filterPages(scalable));
+  }
+
+  @Test
+  void agedCountsItsFixedSize() {
+    FilterSpec aged = FilterSpec.agedCount(0.01, 1_000_000, 8);
+    long bytes = Filters.open(aged.newHeader(0L), new HeapPageStore()).sizeBytes();
+    assertTrue(bytes > 4096, "an aged filter for a million URLs is more than a page");
+    assertEquals((bytes + 4095) / 4096, PageCacheSizing.filterPages(aged));
   }
 
   @Test

@@ -214,6 +214,14 @@ public final class FilterPlan {
     line(sb, "  total:     %d cells, %s", g.cells() * shards, bytes(pagesBytes(g) * shards));
     line(sb, "  stable false-positive rate: %s (target --fpr %s); stable zero fraction %.4f",
         pct(g.stableFpr()), spec.fpr(), g.stableZeroFraction());
+    sb.append(stableForgetting(spec, shards));
+    return sb.toString();
+  }
+
+  /** The stable filter's forgetting table (plan prints it; inspect too, for the filter in state). */
+  public static String stableForgetting(FilterSpec spec, int shards) {
+    FilterMath.StableGeometry g = FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+    StringBuilder sb = new StringBuilder();
     line(sb, "  forgetting: a repeat is a read, so a URL is forgotten some number of new URLs after it was last");
     line(sb, "  emitted, however often it was seen since (new URLs over the whole job, spread over %d shards):", shards);
     line(sb, "    %15s  %26s  %26s", "new URLs", "re-emitted if seen again", "forgotten by (seen often)");
@@ -242,9 +250,9 @@ public final class FilterPlan {
           bytes(r.bytesPerShard() * shards), pct(r.fprBound()), r.capped() ? "  (capped: rises with overfill)" : "");
     }
     Cap c = cap(spec);
-    line(sb, "  cap reached after %,d URLs per shard (%,d total) with %d slices (%s per shard); beyond it the last"
-        + " slice is overfilled and the FPR rises", c.urlsPerShard(), c.urlsPerShard() * shards, c.slices(),
-        bytes(c.bytesPerShard()));
+    line(sb, "  cap reached after %,d URLs per shard (%,d total) with %d slices (%s per shard, %s total); beyond it"
+        + " the last slice is overfilled and the FPR rises", c.urlsPerShard(), c.urlsPerShard() * shards, c.slices(),
+        bytes(c.bytesPerShard()), bytes(c.bytesPerShard() * shards));
     return sb.toString();
   }
 
@@ -260,14 +268,14 @@ public final class FilterPlan {
     return String.format(Locale.ROOT, "%.4g", v);
   }
 
-  static String pct(double p) {
+  public static String pct(double p) {
     if (p == 0) {
       return "0%";
     }
     return String.format(Locale.ROOT, p >= 0.001 ? "%.3f%%" : "%.3g%%", p * 100);
   }
 
-  static String bytes(long b) {
+  public static String bytes(long b) {
     if (b >= 1L << 40) {
       return String.format(Locale.ROOT, "%.2f TiB", b / (double) (1L << 40));
     }

@@ -67,6 +67,21 @@ public final class ScalableBloomFilter implements DedupFilter {
     return false;
   }
 
+  /**
+   * The oldest slice that (probably) holds the element, or -1: where {@code probe} says a URL was
+   * recorded (an element is inserted into the newest slice of its time, and never again once
+   * present). Changes nothing.
+   */
+  public int sliceContaining(long h1, long h2) {
+    BlockedBloomFilter[] s = slices;
+    for (int i = 0; i < s.length; i++) {
+      if (s[i].mightContain(h1, h2)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** Records the element in the newest slice unless a slice already has it (keeps counts honest). */
   @Override
   public void add(long h1, long h2) {

@@ -1,0 +1,24 @@
+package io.urldedup.stateops;
+
+/**
+ * What {@link ShardStateReader} found in one shard's state: the header as stored and what the
+ * pages' bits say. A Flink POJO (public fields, no-arg constructor), so the reader job needs no
+ * generic serializer.
+ *
+ * <p>Per slice (stable: one): the fraction of set bits (non-zero cells), the distinct count the
+ * bits imply with its variance, and the false-positive rate those bits give a fresh URL.
+ */
+public class ShardReport {
+
+  public int shard;
+  /** {@link io.urldedup.state.FilterHeaderSerializer} bytes of the stored header. */
+  public byte[] header;
+  /** Pages present in state (a page never written is absent and reads as zeros). */
+  public long storedPages;
+  public double[] setFraction;
+  public double[] bitEstimate;
+  public double[] bitEstimateVariance;
+  public double[] measuredFpr;
+
+  public ShardReport() {}
+}

@@ -111,6 +111,39 @@ final class LineReader {
     }
   }
 
+  /**
+   * The next line that is complete in the buffer, or null when the buffer holds none (only part of
+   * a line, or nothing): never reads from the stream. After a stop signal the lines already read
+   * from the stream are processed; a line whose end has not arrived is not.
+   */
+  RawRecord nextBuffered() {
+    if (afterCr && pos < lim) {
+      afterCr = false;
+      if (buf[pos] == '\n') {
+        pos++;
+      }
+    }
+    int s = pos;
+    int p = pos;
+    while (p < lim && buf[p] != '\n' && buf[p] != '\r') {
+      p++;
+    }
+    if (p == lim) {
+      return null;
+    }
+    pos = p + 1;
+    if (buf[p] == '\r') {
+      if (pos < lim) {
+        if (buf[pos] == '\n') {
+          pos++;
+        }
+      } else {
+        afterCr = true;
+      }
+    }
+    return emit(buf, s, Math.min(p - s, MAX_LINE_BYTES + 1));
+  }
+
   private RawRecord emit(byte[] b, int off, int len) {
     return hook.record(b, off, len, lines++);
   }

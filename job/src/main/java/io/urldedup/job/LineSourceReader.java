@@ -123,7 +123,7 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
         return null;
       }
     }
-    if (r == null && stopped) {
+    if (r == null && stopped && pump.drained() && !pump.hasQueued()) {
       finish(stdinLines);
       return null;
     }

@@ -1,6 +1,7 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.RawRecord;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -24,12 +25,27 @@ final class StdinPump {
   private final Runnable onData;
   private volatile boolean stopped;
   private volatile boolean ended;
+  /** The thread waits in {@code read()}: the reader's buffer then holds no complete line. */
+  private volatile boolean reading;
   private volatile IOException error;
 
   /** @param onData called (from the pump's thread) after each record queued and at the end */
   StdinPump(InputStream in, LineHook hook, Runnable onData) {
     this.onData = onData;
-    LineReader lines = new LineReader(in, 0, 0, false, Long.MAX_VALUE, hook);
+    LineReader lines = new LineReader(new FilterInputStream(in) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        reading = true;
+        if (stopped) {
+          onData.run(); // the source may now end: nothing complete is left behind
+        }
+        try {
+          return super.read(b, off, len);
+        } finally {
+          reading = false;
+        }
+      }
+    }, 0, 0, false, Long.MAX_VALUE, hook);
     this.thread = new Thread(() -> pump(lines), "urldedup-stdin");
     // a thread blocked in read() on a quiet pipe cannot be interrupted; it must not keep the
     // process alive after the run ended
@@ -40,14 +56,17 @@ final class StdinPump {
     thread.start();
   }
 
+  /**
+   * After {@link #stop} the line in hand and the complete lines still in the reader's buffer are
+   * queued (they were read: the README promises them to the summary), whatever the queue's bound;
+   * then the pump ends without reading again.
+   */
   private void pump(LineReader lines) {
     try {
       RawRecord r;
-      while (!stopped && (r = lines.next()) != null) {
-        while (!room.tryAcquire(cost(r), 100, TimeUnit.MILLISECONDS)) {
-          if (stopped) {
-            return;
-          }
+      while ((r = stopped ? lines.nextBuffered() : lines.next()) != null) {
+        while (!stopped && !room.tryAcquire(cost(r), 100, TimeUnit.MILLISECONDS)) {
+          // a fast producer waits for the source, as any pipe reader makes it wait
         }
         queue.add(r);
         onData.run();
@@ -89,7 +108,18 @@ final class StdinPump {
     return error;
   }
 
-  /** Queue nothing more (a thread blocked in {@code read()} stays there until the process ends). */
+  /**
+   * After {@link #stop}: true when everything read is queued, so the source may end once the
+   * queue is empty (the pump ended, or waits in {@code read()} with no complete line buffered).
+   */
+  boolean drained() {
+    return ended || reading;
+  }
+
+  /**
+   * Queue nothing more from the stream; the lines already read are still queued (a thread blocked
+   * in {@code read()} stays there until the process ends).
+   */
   void stop() {
     stopped = true;
   }

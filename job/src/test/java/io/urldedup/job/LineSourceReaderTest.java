@@ -262,6 +262,65 @@ class LineSourceReaderTest {
     }
   }
 
+  /**
+   * A stop while the stdin thread waits for room in the full queue (a producer faster than the
+   * job): the line in its hand and every complete line already in the reader's buffer are still
+   * emitted, in order; only the part of a line whose end was not read is left.
+   */
+  @Test
+  @Timeout(60)
+  void aStopWithAFullQueueLosesNoLineThatWasRead() throws Exception {
+    byte[] input = manyLines(3 * StdinPump.QUEUE_BYTES / 2);
+    long[] bytesRead = {0};
+    InputStream counted = new java.io.FilterInputStream(new java.io.ByteArrayInputStream(input)) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = super.read(b, off, Math.min(len, 65536 + 17)); // buffer ends fall inside lines
+        if (n > 0) {
+          bytesRead[0] += n;
+        }
+        return n;
+      }
+    };
+    InputStream saved = System.in;
+    try {
+      System.setIn(counted);
+      Context ctx = new Context();
+      LineSourceReader r = reader(ctx, new LineSplit("-", "stdin", 0, 0));
+      Output out = awaitLines(r, new Output(), 1);
+      // the pump fills the queue's 8 MiB and then waits for room
+      long before = -1;
+      while (before != bytesRead[0]) {
+        before = bytesRead[0];
+        Thread.sleep(300);
+      }
+      assertTrue(bytesRead[0] < input.length, "the queue bounds what is read ahead");
+      LineSourceReader.endAllInputs();
+      drain(r, out);
+      long complete = 0;
+      for (long i = 0; i < bytesRead[0]; i++) {
+        if (input[(int) i] == '\n') {
+          complete++;
+        }
+      }
+      assertEquals(complete, out.lines.size(), "every line whose end was read is emitted");
+      for (int i = 0; i < out.lines.size(); i++) {
+        assertEquals("http://a.example/" + i, out.lines.get(i));
+      }
+      r.close();
+    } finally {
+      System.setIn(saved);
+    }
+  }
+
+  private static byte[] manyLines(int bytes) {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream(bytes + 64);
+    for (int i = 0; b.size() < bytes; i++) {
+      b.writeBytes(("http://a.example/" + i + "\n").getBytes(StandardCharsets.US_ASCII));
+    }
+    return b.toByteArray();
+  }
+
   @Test
   void stdinIsNeverRestored() {
     Context ctx = new Context();

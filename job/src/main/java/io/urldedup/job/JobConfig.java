@@ -178,8 +178,9 @@ public final class JobConfig {
       .in(FILTER).defaultValue(Integer.toString(DecodeConfig.DEFAULT_SHARDS))
       .help("Filter shards (keys); fixed for the life of the state, independent of parallelism.");
   public static final Option<Long> HASH_SEED = Option.of("hash-seed", "INT64", JobConfig::seed).in(FILTER)
-      .help("Secret hash seed (decimal or 0x hex); or env " + SEED_ENV + ". Without it a public"
-          + " default is used, with a warning. Never logged.");
+      .help("Secret hash seed (decimal or 0x hex), a random 64-bit value; better env " + SEED_ENV
+          + " (flink run logs program arguments). Without it a public default is used, with a"
+          + " warning. urldedup never logs it.");
 
   public static final Option<DecodeConfig.Format> FORMAT = Option.choice("format", DecodeConfig.Format.class)
       .in(DECODE).defaultValue("text")

@@ -265,6 +265,12 @@ public final class UrlDedupJob {
       err.println("urldedup: warning: no --hash-seed or " + JobConfig.SEED_ENV + " given: using the"
           + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
           + " production and keep it (a restore with another seed is refused).");
+    } else if (c.hashSeed >>> 32 == 0 || c.hashSeed >> 32 == -1) {
+      // inspect and probe print the seed's SHA-256 fingerprint: one-way only for a seed nobody
+      // can enumerate; 2^32 candidates are minutes of hashing
+      err.println("urldedup: warning: the hash seed is a small number (under 2^32 in magnitude): it"
+          + " can be recovered from its fingerprint by trying them all. Use a random 64-bit value,"
+          + " e.g. 0x$(od -An -tx8 -N8 /dev/urandom | tr -d ' ').");
     }
   }
 

@@ -36,7 +36,7 @@ class EmbeddedInputTest {
   record Run(int code, String err) {}
 
   Run run(String... flags) throws Exception {
-    List<String> args = new ArrayList<>(List.of("run", "--hash-seed", "7", "--parallelism", "1"));
+    List<String> args = new ArrayList<>(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
     args.addAll(Arrays.asList(flags));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = UrlDedupJob.run(args.toArray(String[]::new), System.out,

@@ -61,7 +61,7 @@ class EmbeddedProcessTest {
         "-Dlog4j.configurationFile=" + Path.of("src/main/launcher/log4j2-cli.properties").toAbsolutePath(),
         "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
         UrlDedupJob.class.getName(),
-        "run", "--hash-seed", "7", "--parallelism", "1"));
+        "run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
     cmd.addAll(List.of(flags));
     return new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile());
   }

@@ -220,6 +220,19 @@ restart_bg() {
 
 secs_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) / 1000 }'; }
 
+# all_running_ms: when the last subtask of the job switched to RUNNING, from Flink's own state
+# timestamps (REST subtasktimes), not from when a poll noticed: a poll during a failover waits
+# for a JobManager that is still coming up, and the first checkpoint after the restore (the one
+# that commits the replayed output) is then missed.
+all_running_ms() {
+  local v t m=0
+  for v in $(rest_get "/jobs/$JOB_ID" | jq -r '.vertices[].id'); do
+    t="$(rest_get "/jobs/$JOB_ID/vertices/$v/subtasktimes" | jq -r '[.subtasks[].timestamps.RUNNING // 0] | max')"
+    [ "${t:-0}" -gt "$m" ] && m="$t"
+  done
+  echo "$m"
+}
+
 # measure KIND T0_MS: until all tasks run again (deployed after T0; not required for a broker
 # kill, which need not restart the job), the next checkpoint triggered after that completed,
 # and committed output appeared after it. Appends the line to RECOVERIES.
@@ -230,13 +243,15 @@ measure() {
       j="$(rest_get "/jobs/$JOB_ID" 2>/dev/null || true)"
       if [ -n "$j" ] && echo "$j" | jq -e --argjson t0 "$t0" '.state == "RUNNING"
           and ([.vertices[].status] | all(. == "RUNNING")) and ([.vertices[]."start-time"] | min) > $t0' >/dev/null 2>&1; then
-        run_ms=$(now_ms)
+        run_ms="$(all_running_ms 2>/dev/null || true)"
+        [ "${run_ms:-0}" -gt "$t0" ] 2>/dev/null || run_ms=$(now_ms)
       fi
     fi
     if [ -n "$run_ms" ] || [ "$kind" = broker-kill ]; then
       base="${run_ms:-$t0}"
       c="$(rest_get "/jobs/$JOB_ID/checkpoints" 2>/dev/null \
-        | jq -r --argjson b "$base" '.latest.completed | select(. != null and .trigger_timestamp > $b) | "\(.id) \(.latest_ack_timestamp)"' 2>/dev/null || true)"
+        | jq -r --argjson b "$base" '[.history[] | select(.status == "COMPLETED" and .trigger_timestamp > $b)]
+            | min_by(.id) | select(. != null) | "\(.id) \(.latest_ack_timestamp)"' 2>/dev/null || true)"
       [ -n "$c" ] && { ck_id="${c% *}"; ck_ms="${c#* }"; break; }
     fi
     [ "$(date +%s)" -lt "$deadline" ] || { fail "$kind: not recovered within 420 s (tasks running: ${run_ms:-no}, checkpoint: none)"; return 1; }

@@ -588,7 +588,9 @@ flink_up() {
     if alive "$name"; then log "$name already running (pid $(pid_of "$name"))"; continue; fi
     port_open "$(jm_rest_port "$name")" && die "port $(jm_rest_port "$name") is taken by a process this script did not start"
     [ -n "${params:-}" ] || params="$(resource_params GET_JM_RESOURCE_PARAMS)"
-    jvm="$(echo "$params" | head -n1)"; dyn="$(echo "$params" | tail -n1)"
+    # first and last line without a pipe: `echo | head -n1` fails with SIGPIPE (141) under pipefail
+    # when head exits before echo has written (seen: a scenario's stack start died of it)
+    jvm="${params%%$'\n'*}"; dyn="${params##*$'\n'}"
     log "starting flink $name (REST/Web UI http://127.0.0.1:$(jm_rest_port "$name"))"
     # shellcheck disable=SC2086 # $jvm, $dyn and $FLINK_OPENS are word lists by design
     start "$name" $jvm $FLINK_OPENS -Dlog.file="$LOGS/$name.log" \
@@ -605,7 +607,7 @@ flink_up() {
   for name in "${TASKMANAGERS[@]}"; do
     if alive "$name"; then log "$name already running (pid $(pid_of "$name"))"; continue; fi
     [ -n "$params" ] || params="$(resource_params GET_TM_RESOURCE_PARAMS)"
-    jvm="$(echo "$params" | head -n1)"; dyn="$(echo "$params" | tail -n1)"
+    jvm="${params%%$'\n'*}"; dyn="${params##*$'\n'}"
     local rpc=()
     if [ -z "$STACK_TASKMANAGERS" ] && [ "$STACK_HA" != 1 ]; then
       # A restarted TaskManager starts its RPC port search one further each time: the JobManager's

@@ -105,7 +105,7 @@ rel_cleanup() {
   [ -n "${REL_WATCHDOG:-}" ] && kill "$REL_WATCHDOG" 2>/dev/null || true
   local p
   for p in "${REL_BG_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  if [ -n "$JOB_ID" ] && flink_overview >/dev/null 2>&1; then
+  if [ -n "$JOB_ID" ] && [ "${REL_KEEP:-0}" != 1 ] && flink_overview >/dev/null 2>&1; then
     curl -fsS --max-time 5 -X PATCH "$(flink_rest)/jobs/$JOB_ID?mode=cancel" >/dev/null 2>&1 || true
   fi
   if [ "$rc" -ne 0 ] || [ "$REL_FAILED" -ne 0 ]; then

@@ -32,7 +32,7 @@
 # Own stack dir (deploy/local/.work/faults[-SCENARIO][-quick]-FILTER) and ports (3x0xx; scenarios
 # 38xxx, with stable 39xxx), so it never collides with stack.sh's default stack, demo.sh or e2e.sh.
 # Exits non-zero on any failed check; the numbers are in .work/<name>/result.txt.
-# Env: FAULTS_DEADLINE (s), REL_KEEP=1 leaves the stack running.
+# Env: FAULTS_DEADLINE (s), REL_KEEP=1 leaves the stack and the job running.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=faults-lib.sh

@@ -233,6 +233,16 @@ all_running_ms() {
   echo "$m"
 }
 
+# thread_dumps: jstack of every TaskManager into the logs, for a recovery that did not come
+thread_dumps() {
+  local name pid
+  for name in "${TASKMANAGERS[@]}"; do
+    pid="$(pid_of "$name" 2>/dev/null || true)"
+    [ -n "$pid" ] && jstack "$pid" >"$LOGS/$name.jstack" 2>&1 && say "thread dump: $LOGS/$name.jstack"
+  done
+  return 0
+}
+
 # measure KIND T0_MS: until all tasks run again (deployed after T0; not required for a broker
 # kill, which need not restart the job), the next checkpoint triggered after that completed,
 # and committed output appeared after it. Appends the line to RECOVERIES.
@@ -260,7 +270,7 @@ measure() {
   # committed output after that checkpoint (the watcher polls every 200 ms)
   local wd=$(( $(date +%s) + 120 ))
   until out_ms="$(awk -v t="$ck_ms" '$1 >= t { print $1; exit }' "$WATCH")" && [ -n "$out_ms" ]; do
-    [ "$(date +%s)" -lt "$wd" ] || { fail "$kind: no committed output within 120 s after checkpoint $ck_id"; return 1; }
+    [ "$(date +%s)" -lt "$wd" ] || { fail "$kind: no committed output within 120 s after checkpoint $ck_id"; thread_dumps; return 1; }
     sleep 0.5
   done
   local restarted=no
@@ -285,7 +295,9 @@ sc_fault() {
       leader_id="$(kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --describe \
         --topic "$OUTPUT_TOPIC" | awk '$3 == "Partition:" && $4 == "0" { for (i = 1; i < NF; i++) if ($i == "Leader:") print $(i + 1) }')"
       [[ "$leader_id" =~ ^[0-9]+$ ]] || { fail "broker-kill: no leader for $OUTPUT_TOPIC partition 0 ('$leader_id')"; return 1; }
-      victim=kafka; [ "$leader_id" = 1 ] || victim="kafka$leader_id" ;;
+      victim=kafka; [ "$leader_id" = 1 ] || victim="kafka$leader_id"
+      # FAULTS_BROKER_VICTIM=kafka3: that broker instead, to reproduce a run
+      victim="${FAULTS_BROKER_VICTIM:-$victim}" ;;
   esac
   pid="$(pid_of "$victim")"
   t0=$(now_ms)

@@ -296,8 +296,17 @@ sc_fault() {
         --topic "$OUTPUT_TOPIC" | awk '$3 == "Partition:" && $4 == "0" { for (i = 1; i < NF; i++) if ($i == "Leader:") print $(i + 1) }')"
       [[ "$leader_id" =~ ^[0-9]+$ ]] || { fail "broker-kill: no leader for $OUTPUT_TOPIC partition 0 ('$leader_id')"; return 1; }
       victim=kafka; [ "$leader_id" = 1 ] || victim="kafka$leader_id"
-      # FAULTS_BROKER_VICTIM=kafka3: that broker instead, to reproduce a run
-      victim="${FAULTS_BROKER_VICTIM:-$victim}" ;;
+      # FAULTS_BROKER_VICTIM=kafka3: that broker instead, to reproduce a run; =group-coordinator:
+      # the broker coordinating the job's consumer group (its source commits offsets there)
+      if [ "${FAULTS_BROKER_VICTIM:-}" = group-coordinator ]; then
+        leader_id="$(kafka_tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand --bootstrap-server "$BOOTSTRAP" \
+          --describe --group "$GROUP_ID" --state 2>/dev/null | sed -n 's/.*(\([0-9][0-9]*\)).*/\1/p')"
+        leader_id="${leader_id%%$'\n'*}"
+        [[ "$leader_id" =~ ^[0-9]+$ ]] || { fail "broker-kill: no coordinator for group $GROUP_ID"; return 1; }
+        victim=kafka; [ "$leader_id" = 1 ] || victim="kafka$leader_id"
+      elif [ -n "${FAULTS_BROKER_VICTIM:-}" ]; then
+        victim="$FAULTS_BROKER_VICTIM"
+      fi ;;
   esac
   pid="$(pid_of "$victim")"
   t0=$(now_ms)

@@ -102,7 +102,11 @@ rel_report() {
 rel_cleanup() {
   local rc=$?
   trap - EXIT INT TERM ERR
-  [ -n "${REL_WATCHDOG:-}" ] && kill "$REL_WATCHDOG" 2>/dev/null || true
+  # the watchdog's sleep too: an orphaned sleep keeps every descriptor it inherited open (once a
+  # caller's flock(1) lock, for the whole deadline)
+  if [ -n "${REL_WATCHDOG:-}" ]; then
+    kill $(rel_descendants "$REL_WATCHDOG") "$REL_WATCHDOG" 2>/dev/null || true
+  fi
   local p
   for p in "${REL_BG_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
   if [ -n "$JOB_ID" ] && [ "${REL_KEEP:-0}" != 1 ] && flink_overview >/dev/null 2>&1; then

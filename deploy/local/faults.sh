@@ -346,11 +346,18 @@ for chunk in "$DATA"/chunk.*; do
   fault=""
   for f in $SCHEDULE; do [ "${f%%:*}" = "$i" ] && fault="${f#*:}"; done
   if [ -n "$SCENARIO" ] && [ -n "$fault" ]; then
-    # the fault hits while this chunk is being produced
-    produce "$INPUT_TOPIC" <"$chunk" & prod=$!
+    # The fault hits while this chunk is being produced. Its last 10% trickle in (20 lines/s)
+    # until the recovery is measured: "output flowing" needs input that arrives after the
+    # recovery (measured: a broker kill the job rode through had committed the whole chunk
+    # before the first checkpoint after the kill, and then waited for output that had no input).
+    rm -f "$DATA/measured"
+    awk -v fast="$(( $(wc -l <"$chunk") * 9 / 10 ))" -v flag="$DATA/measured" '{ print; fflush() }
+      NR > fast && system("test -e " flag) != 0 { system("sleep 0.05") }' "$chunk" \
+      | produce "$INPUT_TOPIC" & prod=$!
     REL_BG_PIDS+=("$prod")
     sleep 3
     sc_fault "$fault" || exit 1
+    touch "$DATA/measured"
     wait "$prod" || { fail "producing chunk $i failed"; exit 1; }
     say "produced chunk $i/$CHUNKS ($(wc -l <"$chunk") lines)"
     continue

@@ -378,6 +378,50 @@ class JobConfigTest {
     }
     assertEquals(2, UrlDedupJob.run(new String[] {"plan", "--json", "--fpr", "2"}, new PrintStream(out),
         new PrintStream(err)));
+
+    // aged: the plan's numbers, computed from the same geometry as the text plan
+    for (String[] window : List.of(new String[] {"--window", "7d", "--rate", "1280"},
+        new String[] {"--window-urls", "12800000"})) {
+      out.reset();
+      List<String> args = new java.util.ArrayList<>(List.of("plan", "--filter", "aged", "--json"));
+      args.addAll(List.of(window));
+      assertEquals(0, UrlDedupJob.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+          new PrintStream(err)));
+      doc = mapper.readTree(out.toString(StandardCharsets.UTF_8));
+      assertEquals("aged", doc.get("filter").asText());
+      var aged = doc.get("aged");
+      for (String key : List.of("window", "windowMillis", "windowUrlsPerShard", "windowUrls", "ratePerShard", "rate",
+          "k", "l", "slices", "generationMillis", "generationUrlsPerShard", "urlsPerRowPerGeneration", "rowsPerShard",
+          "pagesPerShard", "bytesPerShard", "totalBytes", "modelFpr", "guaranteedWindowMillis",
+          "guaranteedWindowUrlsPerShard", "slack", "forgottenShare", "forgottenByGenerations", "forgottenByMillis",
+          "forgottenByUrlsPerShard", "forgetting")) {
+        assertTrue(aged.has(key), key + " in " + aged);
+      }
+      JobConfig c = JobConfig.parseForPlan(args.subList(4, args.size()).toArray(String[]::new), NO_ENV);
+      io.urldedup.state.FilterSpec spec = c.perShardSpec();
+      var g = spec.agedGeometry();
+      assertEquals(g.bytes(), aged.get("bytesPerShard").asLong());
+      assertEquals(g.bytes() * 128, aged.get("totalBytes").asLong());
+      assertEquals(g.k(), aged.get("k").asInt());
+      assertEquals(g.l(), aged.get("l").asInt());
+      assertEquals(g.fpr(), aged.get("modelFpr").asDouble());
+      assertTrue(aged.get("modelFpr").asDouble() <= 0.01);
+      assertEquals(g.forgottenByShifts(), aged.get("forgottenByGenerations").asInt());
+      if (spec.timed()) {
+        assertEquals("time", aged.get("window").asText());
+        assertEquals(7L * 86_400_000, aged.get("windowMillis").asLong());
+        assertEquals(g.l() * spec.generationMillis(), aged.get("guaranteedWindowMillis").asLong());
+        assertTrue(aged.get("windowUrls").isNull());
+        assertEquals(1280.0, aged.get("rate").asDouble(), 1e-9);
+      } else {
+        assertEquals(100_000, aged.get("windowUrlsPerShard").asLong());
+        assertEquals(g.guaranteedInserts(), aged.get("guaranteedWindowUrlsPerShard").asLong());
+        assertTrue(aged.get("guaranteedWindowUrlsPerShard").asLong() >= 100_000);
+      }
+      var forgetting = aged.get("forgetting");
+      assertEquals(0.0, forgetting.get(0).get("reemittedIfSeenAgain").asDouble(), "inside the window: never");
+      assertEquals(g.l(), forgetting.get(0).get("generations").asInt());
+    }
   }
 
   /** Runs the real launcher entry; returns exit code and stderr. */

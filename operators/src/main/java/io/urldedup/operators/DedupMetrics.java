@@ -35,6 +35,11 @@ public final class DedupMetrics {
   public static final String FPR_OVER_TARGET = "fprOverTarget";
   /** Aged filters: generations that reached their planned size before their time (rate above --rate). */
   public static final String GENERATIONS_ADVANCED_EARLY = "generationsAdvancedEarly";
+  /**
+   * Aged filters, event time: records whose timestamp was more than a generation ahead of the
+   * watermark and their shard's clock, so their shard moved one generation only.
+   */
+  public static final String TIMESTAMPS_CLAMPED = "timestampsClamped";
   /** Accumulator names are the metric names with this prefix. */
   public static final String ACCUMULATOR_PREFIX = GROUP + ".";
 
@@ -42,6 +47,7 @@ public final class DedupMetrics {
   private final Counter duplicates;
   private final Counter forced;
   private final Counter advancedEarly;
+  private final Counter clamped;
   private final LongCounter emittedTotal;
   private final LongCounter duplicatesTotal;
   private final LongCounter forcedTotal;
@@ -60,6 +66,7 @@ public final class DedupMetrics {
     duplicates = g.counter(DUPLICATES);
     forced = g.counter(FORCED);
     advancedEarly = g.counter(GENERATIONS_ADVANCED_EARLY);
+    clamped = g.counter(TIMESTAMPS_CLAMPED);
     g.gauge(FILL_RATIO, (Gauge<Double>) () -> fillRatio);
     g.gauge(ESTIMATED_FPR, (Gauge<Double>) () -> estimatedFpr);
     g.gauge(STATE_BYTES, (Gauge<Long>) () -> stateBytes);
@@ -94,6 +101,15 @@ public final class DedupMetrics {
 
   long generationsAdvancedEarly() {
     return advancedEarly.getCount();
+  }
+
+  /** An aged filter's record moved its shard's clock less far than its timestamp said. */
+  void timestampClamped() {
+    clamped.inc();
+  }
+
+  long timestampsClamped() {
+    return clamped.getCount();
   }
 
   void duplicate() {

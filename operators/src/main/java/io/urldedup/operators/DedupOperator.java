@@ -61,9 +61,13 @@ import org.slf4j.LoggerFactory;
  * ({@link GenerationTime}): each record first moves its shard's clock, and a keyed timer (event or
  * processing time) at the shard's next generation boundary advances shards whose records stop.
  * The timers and the clock's time step (in the header) are keyed state, so they are part of every
- * checkpoint and follow their shard through a rescale. A generation that reaches its planned size
- * before its time advances early ({@code generationsAdvancedEarly}, a rate-limited WARN with the
- * measured rate).
+ * checkpoint and follow their shard through a rescale. The generation length is the restored
+ * header's, not the current sizing's: an upgrade that sizes differently must not change the
+ * window of existing state. A generation that reaches its planned size before its time advances
+ * early ({@code generationsAdvancedEarly}, a rate-limited WARN with the measured rate). A record
+ * whose event time is more than a generation ahead of both the watermark and its shard's clock
+ * moves the clock by one generation only ({@code timestampsClamped}, a rate-limited WARN): one
+ * far-future timestamp would otherwise turn the ring k + l times and empty the shard.
  *
  * <p>A restored header built for other parameters, another seed, another shard count or (unless
  * allowed) other canonicalization settings fails the job at restore, without restarts, with the
@@ -84,7 +88,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   public static final String PAGES_STATE = "urldedup-filter-pages";
   static final String GENERATION_TIMERS = "urldedup-aged-generations";
 
-  /** At most one early-advance WARN per subtask per minute (the counter has every one). */
+  /** At most one early-advance (and one clamped-timestamp) WARN per subtask per minute (the counters have every one). */
   private static final long EARLY_WARN_PERIOD_MILLIS = 60_000;
 
   /**
@@ -110,8 +114,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private final GenerationTime time;
 
   private transient InternalTimerService<VoidNamespace> timers;
-  private transient long generationMillis;
   private transient long earlyWarnedAt;
+  private transient long clampWarnedAt;
+  private transient boolean warnedNoTimestamp;
 
   private transient ValueStateDescriptor<FilterHeader> headerDescriptor;
   private transient ValueState<FilterHeader> headerState;
@@ -220,8 +225,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     gaugesAt = System.nanoTime() - GAUGE_PERIOD_NANOS;
     if (time != null) {
       timers = getInternalTimerService(GENERATION_TIMERS, VoidNamespaceSerializer.INSTANCE, this);
-      generationMillis = spec.generationMillis();
-      earlyWarnedAt = Long.MIN_VALUE;
+      // far in the past, but not so far that now - it overflows (Long.MIN_VALUE did: never a first WARN)
+      earlyWarnedAt = Long.MIN_VALUE / 2;
+      clampWarnedAt = Long.MIN_VALUE / 2;
     }
   }
 
@@ -263,7 +269,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     if (aged != null) {
       if (timers != null) {
         clock = clock(element);
-        advance(s, clock);
+        clock = advance(s, clock, true);
       }
       early = aged.clock().earlyAdvances();
     }
@@ -285,34 +291,89 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
   }
 
-  /** The shard clock a record moves to: its timestamp - max out-of-orderness, or the processing time. */
+  /**
+   * The shard clock a record moves to: its timestamp - max out-of-orderness, or the processing
+   * time. Event time without a timestamp moves nothing (warned once: such a job never ages).
+   */
   private long clock(StreamRecord<UrlRecord> element) {
     if (!time.event()) {
       return getProcessingTimeService().getCurrentProcessingTime();
     }
-    return element.hasTimestamp() ? element.getTimestamp() - time.maxOutOfOrdernessMillis() : Long.MIN_VALUE;
+    if (element.hasTimestamp()) {
+      return element.getTimestamp() - time.maxOutOfOrdernessMillis();
+    }
+    if (!warnedNoTimestamp) {
+      warnedNoTimestamp = true;
+      LOG.warn("aged filter with --time event: a record without a timestamp; generations advance only on record"
+          + " timestamps and the watermark, so records without one never age the filter (the source must assign"
+          + " timestamps: Kafka record timestamps, or the JSON field ts in embedded mode); use --time processing"
+          + " to age on the clock");
+    }
+    return Long.MIN_VALUE;
   }
 
   /**
    * Moves the shard's filter to the time step of {@code clock} (floor(clock / generation length));
-   * on a new step, registers the timer of the next boundary (idempotent per key and time).
+   * on a new step, registers the timer of the next boundary (idempotent per key and time). A
+   * record (event time) moves it at most one step past the later of the watermark and the
+   * shard's own step ({@link #clampedStep}). Returns the clock the shard moved to.
    */
-  private void advance(Shard s, long clock) {
+  private long advance(Shard s, long clock, boolean fromRecord) {
     if (clock == Long.MIN_VALUE) {
-      return;
+      return clock;
     }
     AgedClock c = s.aged.clock();
     long before = c.epoch();
-    s.aged.advanceToEpoch(Math.floorDiv(clock, generationMillis));
+    long d = s.generationMillis;
+    long step = Math.floorDiv(clock, d);
+    if (fromRecord && time.event()) {
+      long limit = clampedStep(before, d);
+      if (step > limit) {
+        clamped(s, clock, limit);
+        step = limit;
+        clock = limit * d;
+      }
+    }
+    s.aged.advanceToEpoch(step);
     if (c.epoch() != before) {
       s.changed = true;
       s.generationStart = clock;
-      long next = (c.epoch() + 1) * generationMillis;
+      long next = (c.epoch() + 1) * d;
       if (time.event()) {
         timers.registerEventTimeTimer(VoidNamespace.INSTANCE, next);
       } else {
         timers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, next);
       }
+    }
+    return clock;
+  }
+
+  /**
+   * The latest step a record may move its shard to: one past the later of the watermark's step and
+   * the shard's step. Records in timestamp order never reach it (the watermark trails them by
+   * less than a generation), a stream resuming after a pause moves one step at once and the rest
+   * when the watermark follows; a far-future timestamp cannot empty the shard. No limit before
+   * the shard's first step and the first watermark (a new job's first record sets the step).
+   */
+  private long clampedStep(long shardStep, long generationMillis) {
+    long watermark = timers.currentWatermark();
+    long wmStep = watermark == Long.MIN_VALUE ? Long.MIN_VALUE : Math.floorDiv(watermark, generationMillis);
+    long base = Math.max(wmStep, shardStep);
+    return base == Long.MIN_VALUE ? Long.MAX_VALUE : base + 1;
+  }
+
+  /** Counts a clamped record and warns at most once a minute (no URL in the message). */
+  private void clamped(Shard s, long clock, long limitStep) {
+    metrics.timestampClamped();
+    long now = System.currentTimeMillis();
+    if (now - clampWarnedAt >= EARLY_WARN_PERIOD_MILLIS) {
+      clampWarnedAt = now;
+      LOG.warn("aged filter: a record of shard {} has event time {} (after --max-out-of-orderness {} ms), more than a"
+              + " generation ({} ms) ahead of the watermark {} and of the shard's clock; its shard moves to {} only"
+              + " (metric {} counts such records). A far-future timestamp would otherwise empty the shard;"
+              + " check the producers' clocks", s.shard, java.time.Instant.ofEpochMilli(clock + time.maxOutOfOrdernessMillis()),
+          time.maxOutOfOrdernessMillis(), s.generationMillis, timers.currentWatermark(),
+          java.time.Instant.ofEpochMilli(limitStep * s.generationMillis), DedupMetrics.TIMESTAMPS_CLAMPED);
     }
   }
 
@@ -326,7 +387,11 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     onBoundary(timer);
   }
 
-  /** A generation boundary of the timer's shard (the key context is the timer's key). */
+  /**
+   * A generation boundary of the timer's shard (the key context is the timer's key). Advances to
+   * the later of the timer and the time now (the watermark, or the processing time): after an
+   * outage one timer catches up every missed generation, instead of one timer per generation.
+   */
   private void onBoundary(InternalTimer<Integer, VoidNamespace> timer) throws Exception {
     int shard = timer.getKey();
     keyShard = shard;
@@ -336,7 +401,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       s = openShard(shard);
     }
     if (s.aged != null) {
-      advance(s, timer.getTimestamp());
+      long now = time.event() ? timers.currentWatermark() : getProcessingTimeService().getCurrentProcessingTime();
+      advance(s, Math.max(timer.getTimestamp(), now), false);
     }
   }
 
@@ -357,7 +423,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       LOG.warn("aged filter: a generation of shard {} reached its planned {} new URLs after {} s of its {} ms:"
               + " about {} new URLs/s in total ({} shards) against --rate {}; it advanced early, so the FPR stays at"
               + " --fpr but URLs are forgotten before --window while the rate stays this high",
-          s.shard, g, String.format(java.util.Locale.ROOT, "%.1f", elapsed), generationMillis,
+          s.shard, g, String.format(java.util.Locale.ROOT, "%.1f", elapsed), s.generationMillis,
           String.format(java.util.Locale.ROOT, "%.0f", g / elapsed * n), n,
           String.format(java.util.Locale.ROOT, "%.0f", spec.rate() * n));
     }
@@ -378,7 +444,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     Shard s = new Shard(shard, Filters.open(h, cache));
     if (timers != null && s.aged != null && s.aged.clock().epoch() != AgedClock.NO_EPOCH) {
       // a restored shard: its timer is restored too; its generation began at most one step ago
-      s.generationStart = s.aged.clock().epoch() * generationMillis;
+      s.generationStart = s.aged.clock().epoch() * s.generationMillis;
     }
     shards.put(s);
     return s;
@@ -603,11 +669,14 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     boolean warnedFpr;
     /** Aged time windows: the shard clock when its current generation began (for the measured rate). */
     long generationStart = Long.MIN_VALUE;
+    /** Aged time windows: the header's generation length (restored state keeps its own); else 0. */
+    final long generationMillis;
 
     Shard(int shard, DedupFilter filter) {
       this.shard = shard;
       this.filter = filter;
       this.aged = filter instanceof AgedBloomFilter a ? a : null;
+      this.generationMillis = aged == null ? 0 : filter.header().generationMillis();
     }
   }
 

@@ -19,6 +19,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -152,10 +153,92 @@ class AgedOperatorTest {
     h.setProcessingTime(0);
     List<Boolean> d = new ArrayList<>();
     // 8 shards x 200/s planned: 20,000 new URLs within one second are about 12x the plan
-    emitted(h, urls("burst", 0, 20_000), 0, d);
+    List<String> warnings;
+    try (WarningCapture capture = new WarningCapture(DedupOperator.class)) {
+      emitted(h, urls("burst", 0, 20_000), 0, d);
+      warnings = capture.messages();
+    }
     long early = ((DedupOperator) h.getOperator()).metrics().generationsAdvancedEarly();
     long g = SPEC.agedGeometry().generationSize();
     assertTrue(early >= 20_000 / g / 2, "early advances " + early + " for generations of " + g);
+    assertEquals(1, warnings.size(), "one WARN a minute, with the measured rate: " + warnings);
+    assertTrue(warnings.get(0).contains("advanced early") && warnings.get(0).contains("new URLs/s"), warnings.get(0));
+    h.close();
+  }
+
+  /**
+   * One record from 100 years ahead (a broken producer clock) moves its shard by one generation
+   * only: counted, warned once, and every URL of the window stays a duplicate (unclamped, the
+   * shard's ring would turn k + l times and forget them all).
+   */
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void farFutureTimestampIsClampedAndForgetsNothing(Backend backend) throws Exception {
+    GenerationTime time = GenerationTime.eventTime(OOO);
+    var h = harness(time, backend, 1, 0, null);
+    long t = 3_000_000;
+    at(h, time, t);
+    List<UrlRecord> first = urls("aged-future", 0, 400);
+    List<Boolean> d = new ArrayList<>();
+    assertEquals(400, emitted(h, first, t, d));
+    DedupOperator op = (DedupOperator) h.getOperator();
+    List<String> warnings;
+    try (WarningCapture capture = new WarningCapture(DedupOperator.class)) {
+      long future = t + 100L * 365 * 86_400_000;
+      for (UrlRecord r : urls("aged-future-bogus", 0, 3)) {
+        process(h, r, future);
+      }
+      warnings = capture.messages();
+    }
+    assertEquals(3, op.metrics().timestampsClamped(), "each far-future record counted");
+    assertEquals(1, warnings.size(), "one WARN a minute: " + warnings);
+    assertTrue(warnings.get(0).contains("ahead of the watermark"), warnings.get(0));
+    at(h, time, t + 1_000);
+    assertEquals(0, emitted(h, first, t + 1_000, d), "URLs of the window after a far-future record");
+    h.close();
+  }
+
+  /** Event time on records without timestamps: nothing ages, which is warned once per subtask. */
+  @Test
+  void recordsWithoutTimestampsWarnOnce() throws Exception {
+    var h = harness(GenerationTime.eventTime(OOO), Backend.HASHMAP, 1, 0, null);
+    List<String> warnings;
+    try (WarningCapture capture = new WarningCapture(DedupOperator.class)) {
+      for (UrlRecord r : urls("aged-no-ts", 0, 50)) {
+        h.processElement(new StreamRecord<>(r));
+      }
+      warnings = capture.messages();
+    }
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("without a timestamp") && warnings.get(0).contains("--time processing"),
+        warnings.get(0));
+    h.close();
+  }
+
+  /**
+   * Processing time after a 10-hour outage: the first timer of each shard advances it to now (one
+   * step per missed generation would be 30,000 timers per shard), leaves one timer at the next
+   * boundary, and the URLs of before the outage are gone.
+   */
+  @Test
+  void processingTimeCatchesUpAnOutageWithOneTimer() throws Exception {
+    GenerationTime time = GenerationTime.processingTime();
+    var h = harness(time, Backend.HASHMAP, 1, 0, null);
+    long t = 7_000_000;
+    h.setProcessingTime(t);
+    List<UrlRecord> first = urls("aged-outage", 0, 200);
+    List<Boolean> d = new ArrayList<>();
+    assertEquals(200, emitted(h, first, t, d));
+    DedupOperator op = (DedupOperator) h.getOperator();
+    int opened = op.openHeaders().size();
+    long now = t + 10 * 3_600_000L;
+    h.setProcessingTime(now);
+    long generation = SPEC.generationMillis();
+    assertEquals(opened, h.numProcessingTimeTimers(), "one timer per shard, at its next boundary");
+    for (var header : op.openHeaders().values()) {
+      assertEquals(Math.floorDiv(now, generation), header.agedClock().epoch(), "caught up to now");
+    }
+    assertTrue(emitted(h, first, now, d) >= 198, "forgotten after the outage");
     h.close();
   }
 

@@ -1,7 +1,5 @@
 package io.urldedup.operators;
 
-import static io.urldedup.operators.DedupOperatorTestKit.SCALABLE;
-import static io.urldedup.operators.DedupOperatorTestKit.STABLE;
 import static io.urldedup.operators.DedupOperatorTestKit.urls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,7 +59,7 @@ class DedupOperatorAllocationTest {
   @ParameterizedTest
   @EnumSource(FilterSpec.Kind.class)
   void steadyStateRecordsAllocateNothing(FilterSpec.Kind kind) throws Exception {
-    FilterSpec spec = kind == FilterSpec.Kind.STABLE ? STABLE : SCALABLE;
+    FilterSpec spec = DedupOperatorTestKit.spec(kind);
     CountingOutput out = new CountingOutput();
     var h = DedupOperatorTestKit.harness(spec, DedupOperatorTestKit.MAPPING, 1024, Backend.HASHMAP, 1, 0);
     h.setOutputCreator(serializer -> out);

@@ -52,6 +52,16 @@ public final class AgedBloomFilter implements DedupFilter {
     this(null, geometry, clock, timed, store);
   }
 
+  /**
+   * A filter of a bare geometry and clock (tests, benchmarks, reference models): no header.
+   *
+   * @param timed whether generations advance on time; then reaching the planned generation size
+   *     advances early and is counted in {@link AgedClock#earlyAdvances()}
+   */
+  public static AgedBloomFilter open(AgedMath.Geometry geometry, AgedClock clock, boolean timed, PageStore store) {
+    return new AgedBloomFilter(geometry, clock, timed, store);
+  }
+
   /** The filter a header describes; inserts and advances update the header's {@link AgedClock}. */
   public AgedBloomFilter(FilterHeader header, PageStore store) {
     this(header, header.agedGeometry(), header.agedClock(), header.generationMillis() > 0, store);

@@ -107,10 +107,18 @@ public final class FilterHeader {
   }
 
   static FilterHeader aged(FilterSpec s, UrlMapping m) {
+    return aged(s, m, s.agedGeometry(), s.timed() ? s.generationMillis() : 0);
+  }
+
+  /**
+   * An empty aged header with a given layout and generation length rather than the current
+   * sizing's (golden tests pin the geometry state was written with; sizing may change).
+   */
+  static FilterHeader aged(FilterSpec s, UrlMapping m, AgedMath.Geometry geometry, long generationMillis) {
     FilterHeader h = new FilterHeader(FilterSpec.Kind.AGED, FORMAT_VERSION, m.seedFingerprint(), s.fpr(), 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0).bind(m);
-    h.setAged(s.windowUrls(), s.windowMillis(), s.generations(), s.rate(), s.agedGeometry(),
-        s.timed() ? s.generationMillis() : 0, new AgedClock());
+    h.setAged(s.windowUrls(), s.windowMillis(), s.generations(), s.rate(), geometry, generationMillis,
+        new AgedClock());
     return h;
   }
 
@@ -138,7 +146,10 @@ public final class FilterHeader {
     return clock;
   }
 
-  /** Aged, time window: milliseconds per generation; 0 for count windows. */
+  /**
+   * Aged, time window: milliseconds per generation, as persisted (the restored filter's, not what
+   * today's sizing would choose); 0 for count windows.
+   */
   public long generationMillis() {
     return generationMillis;
   }

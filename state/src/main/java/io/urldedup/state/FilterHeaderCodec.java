@@ -164,8 +164,48 @@ final class FilterHeaderCodec {
         throw new IOException("corrupt filter header: an aged filter in layout version " + version);
       }
       readAged(h, in);
+    } else {
+      validate(h);
     }
     return h;
+  }
+
+  /**
+   * The stable and scalable fields a filter indexes with: a corrupt header must fail here, naming
+   * the field, not later as an index out of bounds on a record. The spec is checked by its own
+   * constructor (the flags' ranges); the concrete geometry against what the filters accept.
+   */
+  private static void validate(FilterHeader h) throws IOException {
+    try {
+      h.spec();
+    } catch (IllegalArgumentException e) {
+      throw new IOException("corrupt filter header: " + e.getMessage());
+    }
+    if (h.inserts < 0) {
+      throw new IOException("corrupt filter header: " + h.inserts + " inserts");
+    }
+    if (h.kind == FilterSpec.Kind.STABLE) {
+      int words = h.blockWords;
+      long maxBlocks = FilterSpec.MAX_MEMORY_BYTES / Long.BYTES / Math.max(1, words);
+      if (words < 8 || words > PageStore.PAGE_WORDS || Integer.bitCount(words) != 1 || h.k < 1 || h.k > words
+          || h.p < 0 || h.blocks < 1 || h.blocks > maxBlocks || h.slices != 0) {
+        throw new IOException("corrupt stable filter header: K=" + h.k + " P=" + h.p + " blockWords=" + words
+            + " blocks=" + h.blocks + " slices=" + h.slices);
+      }
+      return;
+    }
+    if (h.slices < 1) {
+      throw new IOException("corrupt scalable filter header: " + h.slices + " slices");
+    }
+    long maxBlocks = FilterSpec.MAX_MEMORY_BYTES / (FilterMath.BLOCK_BITS / 8);
+    for (int i = 0; i < h.slices; i++) {
+      if (h.sliceK[i] < 1 || h.sliceK[i] > 64 || h.sliceBlocks[i] < 1 || h.sliceBlocks[i] > maxBlocks
+          || h.sliceCapacity[i] < 1 || h.sliceCount[i] < 0 || !(h.sliceFpr[i] > 0 && h.sliceFpr[i] < 1)) {
+        throw new IOException("corrupt scalable filter header: slice " + i + " has k=" + h.sliceK[i] + " blocks="
+            + h.sliceBlocks[i] + " capacity=" + h.sliceCapacity[i] + " count=" + h.sliceCount[i] + " fpr="
+            + h.sliceFpr[i]);
+      }
+    }
   }
 
   private static void writeDouble(DataOutput out, double v) throws IOException {

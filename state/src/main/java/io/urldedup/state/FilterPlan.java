@@ -128,8 +128,52 @@ public final class FilterPlan {
       out.put("capReachedAfterUrls", c.urlsPerShard() * shards);
       out.put("slicesAtCap", c.slices());
       out.put("bytesPerShardAtCap", c.bytesPerShard());
+    } else {
+      agedFacts(spec, shards, out);
     }
     return out;
+  }
+
+  /** The aged plan's numbers; time windows in milliseconds, count windows in new URLs per shard. */
+  private static void agedFacts(FilterSpec spec, int shards, Map<String, Object> out) {
+    AgedMath.Geometry g = spec.agedGeometry();
+    boolean timed = spec.timed();
+    long d = timed ? spec.generationMillis() : 0;
+    out.put("window", timed ? "time" : "count");
+    out.put("windowMillis", timed ? spec.windowMillis() : null);
+    out.put("windowUrlsPerShard", timed ? null : spec.windowUrls());
+    out.put("windowUrls", timed ? null : spec.windowUrls() * shards);
+    out.put("ratePerShard", timed ? spec.rate() : null);
+    out.put("rate", timed ? spec.rate() * shards : null);
+    out.put("k", g.k());
+    out.put("l", g.l());
+    out.put("slices", g.slices());
+    out.put("generationMillis", timed ? d : null);
+    out.put("generationUrlsPerShard", g.generationSize());
+    out.put("urlsPerRowPerGeneration", g.lambda());
+    out.put("rowsPerShard", g.rows());
+    out.put("pagesPerShard", g.pages());
+    out.put("bytesPerShard", g.bytes());
+    out.put("totalBytes", g.bytes() * shards);
+    out.put("modelFpr", g.fpr());
+    out.put("guaranteedWindowMillis", timed ? (long) g.l() * d : null);
+    out.put("guaranteedWindowUrlsPerShard", timed ? null : g.guaranteedInserts());
+    int by = g.forgottenByShifts();
+    out.put("slack", g.slack());
+    out.put("forgottenShare", AgedMath.FORGOTTEN_SHARE);
+    out.put("forgottenByGenerations", by);
+    out.put("forgottenByMillis", timed ? by * d : null);
+    out.put("forgottenByUrlsPerShard", timed ? null : by * g.generationSize());
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (int s = g.l(); s <= Math.min(g.slices(), by + 1); s++) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("generations", s);
+      row.put("ageMillis", timed ? s * d : null);
+      row.put("ageUrlsPerShard", timed ? null : s * g.generationSize());
+      row.put("reemittedIfSeenAgain", 1 - g.seenAfter(s));
+      rows.add(row);
+    }
+    out.put("forgetting", rows);
   }
 
   public static String render(FilterSpec spec, int shards) {

@@ -52,7 +52,29 @@ class FilterFormatTest {
     assertArrayEquals(resource("aged-v3.udfl"), toBytes(GoldenFilters.aged()), "aged layout changed");
     FilterFormat.Loaded a = FilterFormat.fromBytes(resource("aged-v3.udfl"));
     assertEquals(GoldenFilters.aged().header(), a.header());
+    // literal: what the file holds, not what today's sizing would choose
+    assertEquals(new AgedMath.Geometry(5, 4, 5, 25), a.header().agedGeometry());
+    assertEquals(3, a.header().formatVersion());
     assertEquals(7, a.header().agedClock().generation());
+    assertEquals(24, a.header().agedClock().count());
+    assertEquals(199, a.header().agedClock().inserts());
+    // 199 inserts of 200 URLs: one was answered seen (a false positive) and never inserted;
+    // every other URL went into generation (its insert number) / 25, and generations 3..7 are the
+    // last l = 4 shifts: their URLs are all seen
+    UrlHasher hasher = new UrlHasher(GoldenFilters.SEED);
+    DedupFilter replay = AgedBloomFilter.open(GoldenFilters.AGED_V3_GEOMETRY, new AgedClock(), false,
+        new HeapPageStore());
+    DedupFilter aged = a.open();
+    long[] hash = new long[2];
+    int inserted = 0;
+    for (int i = 0; i < GoldenFilters.URLS; i++) {
+      byte[] u = GoldenFilters.url(i);
+      hasher.hash(u, 0, u.length, hash);
+      if (!replay.testAndAdd(hash[0], hash[1]) && inserted++ / 25 >= 3) {
+        assertTrue(aged.mightContain(hash[0], hash[1]), "URL " + i + " inside the window");
+      }
+    }
+    assertEquals(199, inserted);
     FilterFormat.Loaded s = FilterFormat.fromBytes(resource("scalable-v3.udfl"));
     assertEquals(3, s.header().slices());
     assertEquals(GoldenFilters.MAPPING, s.header().mapping());
@@ -123,6 +145,33 @@ class FilterFormatTest {
     future[4] = (byte) (FilterFormat.VERSION + 1);
     assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(future)).getMessage()
         .contains("version " + (FilterFormat.VERSION + 1)));
+  }
+
+  /**
+   * Header fields a filter indexes with are validated on read: a corrupt value fails with an
+   * IOException naming it, not with an index out of bounds on the first record.
+   */
+  @Test
+  void corruptHeaderFieldsAreRefusedOnRead() throws IOException {
+    // offsets in the header record: u32 version, u8 kind, then the fixed fields (FilterHeaderCodec)
+    int blockWords = 4 + 1 + 8 + 8 + 8 + 4 + 8 + 4 + 8 + 8 + 8 + 4 + 4;
+    int firstSliceK = blockWords + 4 + 8 + 1 + 4 + 8 + 8 + 8;
+    int cellBits = 4 + 1 + 8 + 8 + 8;
+    Object[][] cases = {
+        {GoldenFilters.stable().header(), blockWords, 3, "blockWords=3"},
+        {GoldenFilters.stable().header(), blockWords - 8, 0, "K=0"},
+        {GoldenFilters.stable().header(), cellBits, 9, "--cell-bits"},
+        {GoldenFilters.scalable().header(), firstSliceK, 0, "slice 0 has k=0"},
+    };
+    for (Object[] c : cases) {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      FilterHeaderCodec.write((FilterHeader) c[0], new java.io.DataOutputStream(bytes));
+      byte[] b = bytes.toByteArray();
+      ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt((int) c[1], (int) c[2]);
+      IOException e = assertThrows(IOException.class,
+          () -> FilterHeaderCodec.read(new java.io.DataInputStream(new java.io.ByteArrayInputStream(b))));
+      assertTrue(e.getMessage().startsWith("corrupt") && e.getMessage().contains((String) c[3]), e.getMessage());
+    }
   }
 
   @Test

@@ -37,17 +37,28 @@ final class GoldenFilters {
     return build(FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20), mapping);
   }
 
+  /** The aged golden's spec: a count window of 100 new URLs in 4 generations at 1%. */
+  static final FilterSpec AGED_SPEC = FilterSpec.agedCount(0.01, 100, 4);
   /**
-   * Aged (v3 on), count window of 100 new URLs in 4 generations of 25 at 1%: the 200 URLs turn
-   * the ring 7 times, so the pages hold stale columns that a reader must treat as empty.
+   * The layout the v3 golden was written with (k = 5, l = 4, 5 rows, g = 25), literal: sizing may
+   * change, the state it wrote may not.
+   */
+  static final AgedMath.Geometry AGED_V3_GEOMETRY = new AgedMath.Geometry(5, 4, 5, 25);
+
+  /**
+   * Aged, header layout 3 (row of one word per slice, page stamps): the 200 URLs turn the ring 7
+   * times, so the pages hold stale columns that a reader must treat as empty.
    */
   static FilterFormat.Loaded aged() {
-    return build(FilterSpec.agedCount(0.01, 100, 4), MAPPING);
+    return build(FilterHeader.aged(AGED_SPEC, MAPPING, AGED_V3_GEOMETRY, 0));
   }
 
   static FilterFormat.Loaded build(FilterSpec spec, UrlMapping mapping) {
+    return build(spec.newHeader(mapping));
+  }
+
+  static FilterFormat.Loaded build(FilterHeader h) {
     UrlHasher hasher = new UrlHasher(SEED);
-    FilterHeader h = spec.newHeader(mapping);
     HeapPageStore pages = new HeapPageStore();
     DedupFilter f = Filters.open(h, pages);
     long[] hash = new long[2];

@@ -47,8 +47,9 @@ class SerializerGoldenTest {
       return new FilterHeader[] {stable, used, scalable, capped};
     }
     FilterHeader aged = GoldenFilters.aged().header();
-    FilterHeader timed = FilterSpec.agedTime(0.001, 7L * 86_400_000, 20, 12.5).newHeader(
-        new UrlMapping(7, 128, 3, "--strip-www=false\n"));
+    // the layout it was written with (literal: sizing may change, state may not)
+    FilterHeader timed = FilterHeader.aged(FilterSpec.agedTime(0.001, 7L * 86_400_000, 20, 12.5),
+        new UrlMapping(7, 128, 3, "--strip-www=false\n"), new AgedMath.Geometry(9, 20, 129_103, 378_000), 30_240_000);
     timed.agedClock().epoch = 123_456;
     timed.agedClock().earlyAdvances = 9;
     return new FilterHeader[] {stable, used, scalable, capped, aged, timed};

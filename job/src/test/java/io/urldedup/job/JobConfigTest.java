@@ -397,8 +397,8 @@ class JobConfigTest {
           "forgottenByUrlsPerShard", "forgetting")) {
         assertTrue(aged.has(key), key + " in " + aged);
       }
-      JobConfig c = JobConfig.parseForPlan(args.subList(4, args.size()).toArray(String[]::new), NO_ENV);
-      io.urldedup.state.FilterSpec spec = c.perShardSpec();
+      JobConfig ac = JobConfig.parseForPlan(args.subList(4, args.size()).toArray(String[]::new), NO_ENV);
+      io.urldedup.state.FilterSpec spec = ac.perShardSpec();
       var g = spec.agedGeometry();
       assertEquals(g.bytes(), aged.get("bytesPerShard").asLong());
       assertEquals(g.bytes() * 128, aged.get("totalBytes").asLong());

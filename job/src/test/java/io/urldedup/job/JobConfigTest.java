@@ -397,7 +397,9 @@ class JobConfigTest {
           "forgottenByUrlsPerShard", "forgetting")) {
         assertTrue(aged.has(key), key + " in " + aged);
       }
-      JobConfig ac = JobConfig.parseForPlan(args.subList(4, args.size()).toArray(String[]::new), NO_ENV);
+      List<String> flags = new java.util.ArrayList<>(List.of("--filter", "aged"));
+      flags.addAll(List.of(window));
+      JobConfig ac = JobConfig.parseForPlan(flags.toArray(String[]::new), NO_ENV);
       io.urldedup.state.FilterSpec spec = ac.perShardSpec();
       var g = spec.agedGeometry();
       assertEquals(g.bytes(), aged.get("bytesPerShard").asLong());

@@ -36,8 +36,8 @@ public final class DedupMetrics {
   /** Aged filters: generations that reached their planned size before their time (rate above --rate). */
   public static final String GENERATIONS_ADVANCED_EARLY = "generationsAdvancedEarly";
   /**
-   * Aged filters, event time: records whose timestamp was more than a generation ahead of the
-   * watermark and their shard's clock, so their shard moved one generation only.
+   * Aged filters, event time: records whose timestamp was more than --max-out-of-orderness and a
+   * generation ahead of the machine's clock, so their shard moved only to one generation past it.
    */
   public static final String TIMESTAMPS_CLAMPED = "timestampsClamped";
   /** Accumulator names are the metric names with this prefix. */

@@ -64,10 +64,11 @@ import org.slf4j.LoggerFactory;
  * checkpoint and follow their shard through a rescale. The generation length is the restored
  * header's, not the current sizing's: an upgrade that sizes differently must not change the
  * window of existing state. A generation that reaches its planned size before its time advances
- * early ({@code generationsAdvancedEarly}, a rate-limited WARN with the measured rate). A record
- * whose event time is more than a generation ahead of both the watermark and its shard's clock
- * moves the clock by one generation only ({@code timestampsClamped}, a rate-limited WARN): one
- * far-future timestamp would otherwise turn the ring k + l times and empty the shard.
+ * early ({@code generationsAdvancedEarly}, a rate-limited WARN with the measured rate). Event time
+ * never moves a shard more than one generation past this machine's clock ({@code
+ * timestampsClamped}, a rate-limited WARN): one far-future timestamp would otherwise turn the
+ * ring k + l times and empty the shard. (Not the watermark: a backlog is read far ahead of the
+ * periodic watermark, and its records must move the clock.)
  *
  * <p>A restored header built for other parameters, another seed, another shard count or (unless
  * allowed) other canonicalization settings fails the job at restore, without restarts, with the
@@ -314,9 +315,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   /**
    * Moves the shard's filter to the time step of {@code clock} (floor(clock / generation length));
-   * on a new step, registers the timer of the next boundary (idempotent per key and time). A
-   * record (event time) moves it at most one step past the later of the watermark and the
-   * shard's own step ({@link #clampedStep}). Returns the clock the shard moved to.
+   * on a new step, registers the timer of the next boundary (idempotent per key and time). In
+   * event time the step is at most one past the machine clock's ({@link #clampedStep}); only a
+   * move by more than one step reads the clock. Returns the clock the shard moved to.
    */
   private long advance(Shard s, long clock, boolean fromRecord) {
     if (clock == Long.MIN_VALUE) {
@@ -326,10 +327,12 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     long before = c.epoch();
     long d = s.generationMillis;
     long step = Math.floorDiv(clock, d);
-    if (fromRecord && time.event()) {
-      long limit = clampedStep(before, d);
+    if (time.event() && (before == AgedClock.NO_EPOCH || step > before + 1)) {
+      long limit = clampedStep(d);
       if (step > limit) {
-        clamped(s, clock, limit);
+        if (fromRecord) {
+          clamped(s, clock, limit);
+        }
         step = limit;
         clock = limit * d;
       }
@@ -349,17 +352,15 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   }
 
   /**
-   * The latest step a record may move its shard to: one past the later of the watermark's step and
-   * the shard's step. Records in timestamp order never reach it (the watermark trails them by
-   * less than a generation), a stream resuming after a pause moves one step at once and the rest
-   * when the watermark follows; a far-future timestamp cannot empty the shard. No limit before
-   * the shard's first step and the first watermark (a new job's first record sets the step).
+   * The latest step event time may move a shard to: one past the step of this machine's clock
+   * (the shard clock already trails the record time by --max-out-of-orderness, so a producer's
+   * clock may run that much plus a generation ahead unclamped). Replays and backlogs are in the
+   * past and never reach it, whatever the watermark; a far-future timestamp, and a watermark it
+   * dragged along (timers follow the same limit), cannot empty a shard. Decisions stay a function
+   * of the records unless a record was clamped (its step then depends on when it was processed).
    */
-  private long clampedStep(long shardStep, long generationMillis) {
-    long watermark = timers.currentWatermark();
-    long wmStep = watermark == Long.MIN_VALUE ? Long.MIN_VALUE : Math.floorDiv(watermark, generationMillis);
-    long base = Math.max(wmStep, shardStep);
-    return base == Long.MIN_VALUE ? Long.MAX_VALUE : base + 1;
+  private static long clampedStep(long generationMillis) {
+    return Math.floorDiv(System.currentTimeMillis(), generationMillis) + 1;
   }
 
   /** Counts a clamped record and warns at most once a minute (no URL in the message). */
@@ -368,11 +369,11 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     long now = System.currentTimeMillis();
     if (now - clampWarnedAt >= EARLY_WARN_PERIOD_MILLIS) {
       clampWarnedAt = now;
-      LOG.warn("aged filter: a record of shard {} has event time {} (after --max-out-of-orderness {} ms), more than a"
-              + " generation ({} ms) ahead of the watermark {} and of the shard's clock; its shard moves to {} only"
-              + " (metric {} counts such records). A far-future timestamp would otherwise empty the shard;"
-              + " check the producers' clocks", s.shard, java.time.Instant.ofEpochMilli(clock + time.maxOutOfOrdernessMillis()),
-          time.maxOutOfOrdernessMillis(), s.generationMillis, timers.currentWatermark(),
+      LOG.warn("aged filter: a record of shard {} has event time {}, more than --max-out-of-orderness ({} ms) and a"
+              + " generation ({} ms) ahead of this machine's clock; its shard moves to {} only (metric {} counts"
+              + " such records). A far-future timestamp would otherwise empty the shard; check the producers' clocks",
+          s.shard, java.time.Instant.ofEpochMilli(clock + time.maxOutOfOrdernessMillis()),
+          time.maxOutOfOrdernessMillis(), s.generationMillis,
           java.time.Instant.ofEpochMilli(limitStep * s.generationMillis), DedupMetrics.TIMESTAMPS_CLAMPED);
     }
   }

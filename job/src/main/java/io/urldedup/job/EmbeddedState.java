@@ -52,7 +52,7 @@ final class EmbeddedState {
 
   /** Checks DIR before anything starts: a directory that can be written, holding dedup state if any. */
   static EmbeddedState open(String dirFlag) {
-    Path dir = Path.of(dirFlag).toAbsolutePath();
+    Path dir = localDir(dirFlag);
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
@@ -62,15 +62,43 @@ final class EmbeddedState {
     if (!Files.isWritable(dir)) {
       throw new ConfigException("--state: " + dirFlag + " is not writable; accepted: a writable directory");
     }
-    Optional<Path> found = StateLocation.find(dir);
+    Optional<Path> found;
+    try {
+      found = StateLocation.find(dir).map(p -> Path.of(p.toUri()));
+    } catch (IOException e) {
+      throw new ConfigException("--state: cannot list " + dirFlag + " (" + e.getMessage() + "); accepted: a"
+          + " readable, writable directory");
+    }
     if (found.isPresent()) {
       try {
-        StateLocation.open(found.get());
+        StateLocation.open(StateLocation.of(found.get()));
       } catch (IOException | RuntimeException e) {
         throw new ConfigException("--state: " + found.get() + " is not a savepoint of this job: " + e.getMessage());
       }
     }
     return new EmbeddedState(dir, found);
+  }
+
+  /**
+   * {@code run --state} keeps its savepoints on this machine (it lists and removes the older
+   * ones): a directory path or a file:// URI; another scheme is refused, naming the flag.
+   */
+  static Path localDir(String dirFlag) {
+    if (dirFlag.contains("://")) {
+      java.net.URI uri;
+      try {
+        uri = java.net.URI.create(dirFlag);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("--state " + dirFlag + " is not a valid URI (" + e.getMessage() + ")");
+      }
+      if (!"file".equalsIgnoreCase(uri.getScheme())) {
+        throw new ConfigException("--state " + dirFlag + ": run --state keeps its savepoints on the local disk;"
+            + " accepted: a local directory or a file:// URI (bootstrap, inspect and probe also read and write"
+            + " other Flink file systems, e.g. s3:// where its plugin is installed)");
+      }
+      return Path.of(uri).toAbsolutePath().normalize();
+    }
+    return Path.of(dirFlag).toAbsolutePath().normalize();
   }
 
   Optional<Path> restoreFrom() {

@@ -1,33 +1,32 @@
 package io.urldedup.job;
 
-import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.DeadLetter;
 import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.RecordDecoder;
-import io.urldedup.operators.RecordHeaders;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.operators.UrlRejectedException;
 import io.urldedup.state.FilterPlan;
+import io.urldedup.state.FilterSpec;
 import io.urldedup.state.UrlMapping;
 import io.urldedup.stateops.FilterStateReader;
 import io.urldedup.stateops.FilterStateWriter;
 import io.urldedup.stateops.ProbeAnswer;
 import io.urldedup.stateops.StateLocation;
 import io.urldedup.stateops.StateReport;
-import java.io.BufferedReader;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -35,10 +34,11 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -52,53 +52,75 @@ final class StateCommands {
   /** Where a bootstrap writes inside {@code --state DIR}; {@link StateLocation#find} picks it up. */
   static final String BOOTSTRAP_PREFIX = "savepoint-bootstrap-";
 
+  /**
+   * inspect and probe read with one subtask per this much state (at least one, at most the
+   * cores): below it a second subtask costs more (its start, a second restore of the metadata's
+   * handles) than it saves.
+   */
+  static final long READ_BYTES_PER_SUBTASK = 256L << 20;
+
   private StateCommands() {}
 
   // ---------------------------------------------------------------- bootstrap
 
   /**
-   * A batch job: the file through the job's decoder into the job's dedup operator (wrapped by the
-   * State Processor API), written as a savepoint of the operator's uid into {@code --state DIR}.
-   * Invalid lines are counted by reason as in {@code run}.
+   * A batch job: the file through the job's decoder, then each shard's filter with the job's own
+   * decisions, written as a savepoint of the operator's uid into {@code --state DIR}. Invalid
+   * lines are counted by reason as in {@code run}, and written to {@code --dlq} if given.
    */
   static int bootstrap(JobConfig c, PrintStream err) throws Exception {
+    if (c.filter == FilterSpec.Kind.AGED && c.isSet(JobConfig.WINDOW)) {
+      throw new ConfigException("--window: bootstrap cannot build a time window: a file holds no time at which"
+          + " each URL was seen, and replaying processing time would put them all into the generation of the"
+          + " moment the bootstrap runs; accepted: --window-urls N (a count window), or feed the URLs through"
+          + " the job itself (run --state DIR with --window)");
+    }
+    Preflight.files(c);
     UrlDedupJob.warnIfDefaultSeed(c, err);
     Path dir = stateDir(c);
-    if (StateLocation.find(dir).isPresent()) {
-      throw new ConfigException("--state: " + dir + " already holds a savepoint; bootstrap into a new directory"
-          + " (or remove it)");
+    if (find(dir) != null) {
+      throw new ConfigException("--state: " + StateLocation.display(dir) + " already holds a savepoint; bootstrap"
+          + " into a new directory (or remove it)");
     }
-    Files.createDirectories(dir);
+    mkdirs(dir);
     String[] input = readableInput(c);
-    StreamExecutionEnvironment env = batchEnv(c);
+    StreamExecutionEnvironment env = batchEnv(c, c.parallelism > 0 ? c.parallelism : 1);
+    Preflight.heap(c, env);
     SingleOutputStreamOperator<UrlRecord> decoded = env
         .fromSource(new LineFileSource(input[0], input[1]), WatermarkStrategy.noWatermarks(), "file source")
         .setParallelism(1)
         .process(new DecodeFunction(c.decodeConfig()), TypeInformation.of(UrlRecord.class))
         .setParallelism(1)
         .name("decode");
-    Path out = dir.resolve(BOOTSTRAP_PREFIX + System.currentTimeMillis());
-    FilterStateWriter.bootstrap(decoded, operator(c), backend(c), c.maxParallelism(), out.toUri().toString());
+    boolean dlq = !JobConfig.NONE.equalsIgnoreCase(c.dlq);
+    if (dlq) {
+      decoded.getSideOutput(DecodeFunction.DEAD_LETTERS)
+          .sinkTo(new LineSink<DeadLetter>("--dlq", c.dlq, DeadLetterLine::format))
+          .setParallelism(1)
+          .name("dead letters");
+    }
+    Path out = new Path(dir, BOOTSTRAP_PREFIX + System.currentTimeMillis());
+    FilterStateWriter.bootstrap(decoded, c.perShardSpec(), c.decodeConfig().urlMapping(), backend(c),
+        c.maxParallelism(), out.toString());
     long started = System.nanoTime();
     JobExecutionResult result = env.execute(c.jobName + " bootstrap");
     double seconds = (System.nanoTime() - started) / 1e9;
     RunSummary s = RunSummary.of(result.getAllAccumulatorResults());
-    long valid = s.in() - s.invalid();
-    err.printf(Locale.ROOT, "urldedup: bootstrap: in=%d valid=%d invalid=%d (%.1f s, %.0f lines/s)%n", s.in(), valid,
-        s.invalid(), seconds, s.in() / Math.max(seconds, 1e-9));
+    err.printf(Locale.ROOT, "urldedup: bootstrap: in=%d recorded=%d duplicates=%d invalid=%d forced=%d"
+        + " (%.1f s, %.0f lines/s)%n", s.in(), s.emitted(), s.duplicates(), s.invalid(), s.forced(), seconds,
+        s.in() / Math.max(seconds, 1e-9));
     if (!s.invalidByReason().isEmpty()) {
       StringBuilder b = new StringBuilder("urldedup: invalid by reason:");
       s.invalidByReason().forEach((r, n) -> b.append(' ').append(r).append('=').append(n));
       err.println(b);
+      if (!dlq) {
+        err.println("urldedup: dead letters were counted, not written (use --dlq PATH|- to keep them)");
+      }
     }
-    err.println("urldedup: state written to " + out + " (" + FilterPlan.bytes(du(out)) + "); restore with"
-        + " run --state " + dir + " or flink run -s " + out.toUri());
+    err.println("urldedup: state written to " + StateLocation.display(out) + " (" + FilterPlan.bytes(
+        StateLocation.bytes(out)) + "); restore with run --state " + StateLocation.display(dir)
+        + " or flink run -s " + out.toUri());
     return 0;
-  }
-
-  static DedupOperator operator(JobConfig c) {
-    return new DedupOperator(c.perShardSpec(), c.decodeConfig().urlMapping(), c.cachePages(),
-        c.allowCanonicalizationChange);
   }
 
   private static StateBackend backend(JobConfig c) {
@@ -110,9 +132,9 @@ final class StateCommands {
 
   static int inspect(JobConfig c, PrintStream out) throws Exception {
     StateLocation at = location(c);
-    StateReport report = new StateReport(at, du(at.path()), FilterStateReader.shards(readerEnv(c), at));
+    StateReport report = new StateReport(at, at.bytesOnDisk(), FilterStateReader.shards(readerEnv(c, at), at));
     if (report.shards().isEmpty()) {
-      out.println("state: " + at.path() + ": no filter shard in it (no URL was ever processed)");
+      out.println("state: " + at.display() + ": no filter shard in it (no URL was ever processed)");
       return 0;
     }
     out.print(c.get(JobConfig.JSON) ? report.json() : report.text());
@@ -122,63 +144,101 @@ final class StateCommands {
   // ---------------------------------------------------------------- probe
 
   /**
-   * One line per URL, tab-separated: the input, its canonical form, {@code seen}, {@code unseen}
-   * or {@code invalid}, then the slice (scalable; {@code -} otherwise) or the reject reason.
+   * One line per URL, tab-separated: the input line (its bytes as read), its canonical form,
+   * {@code seen}, {@code unseen} or {@code invalid}, then the slice (scalable; {@code -} otherwise)
+   * or the reject reason. {@code --input} is read as raw lines, as {@code run} reads it; all
+   * lines are held until the answers come back (about 100 bytes per URL).
    */
   static int probe(JobConfig c, List<String> urls, PrintStream out) throws Exception {
-    StateLocation at = location(c);
-    List<String> lines = new ArrayList<>(urls);
+    List<byte[]> lines = new ArrayList<>();
+    for (String u : urls) {
+      lines.add(u.getBytes(StandardCharsets.UTF_8));
+    }
     if (c.input != null) {
       if (!urls.isEmpty()) {
         throw new ConfigException("probe takes URLs or --input FILE|-, not both");
       }
-      lines.addAll(readLines(c.input));
+      readLines(c.input, lines);
     }
     if (lines.isEmpty()) {
       throw new ConfigException("probe needs URLs: probe --state DIR URL... or --input FILE|-");
     }
+    StateLocation at = location(c);
     RecordDecoder decoder = new RecordDecoder(c.decodeConfig());
-    UrlRecord[] decoded = new UrlRecord[lines.size()];
-    String[] rejected = new String[lines.size()];
-    Map<Integer, List<Long>> byShard = new HashMap<>();
-    for (int i = 0; i < lines.size(); i++) {
-      byte[] value = lines.get(i).getBytes(StandardCharsets.UTF_8);
+    int n = lines.size();
+    String[] canonical = new String[n];
+    String[] rejected = new String[n];
+    Queries queries = new Queries(Math.max(1, c.shards));
+    for (int i = 0; i < n; i++) {
       try {
-        UrlRecord r = decoder.decode(new RawRecord(null, value, RecordHeaders.EMPTY, "probe:" + (i + 1)));
-        decoded[i] = r;
-        List<Long> q = byShard.computeIfAbsent(r.shard, s -> new ArrayList<>());
-        q.add((long) i);
-        q.add(r.h1);
-        q.add(r.h2);
+        UrlRecord r = decoder.decode(new RawRecord(null, lines.get(i), io.urldedup.operators.RecordHeaders.EMPTY,
+            "probe:" + (i + 1)));
+        canonical[i] = r.url;
+        queries.add(r.shard, i, r.h1, r.h2);
       } catch (UrlRejectedException e) {
         rejected[i] = e.reason().toString().toLowerCase(Locale.ROOT);
       }
     }
-    HashMap<Integer, long[]> queries = new HashMap<>();
-    byShard.forEach((s, q) -> queries.put(s, q.stream().mapToLong(Long::longValue).toArray()));
-    List<ProbeAnswer> answers = FilterStateReader.probe(readerEnv(c), at, queries);
+    List<ProbeAnswer> answers = FilterStateReader.probe(readerEnv(c, at), at, queries.byShard());
     checkMapping(answers, c.decodeConfig().urlMapping(), c.allowCanonicalizationChange);
-    ProbeAnswer[] byIndex = new ProbeAnswer[lines.size()];
+    ProbeAnswer[] byIndex = new ProbeAnswer[n];
     for (ProbeAnswer a : answers) {
       if (a.index >= 0) {
         byIndex[a.index] = a;
       }
     }
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < lines.size(); i++) {
-      b.append(lines.get(i)).append('\t');
-      if (decoded[i] == null) {
+    OutputStream o = new BufferedOutputStream(out, 1 << 16);
+    for (int i = 0; i < n; i++) {
+      o.write(lines.get(i));
+      StringBuilder b = new StringBuilder().append('\t');
+      if (canonical[i] == null) {
         b.append('\t').append("invalid").append('\t').append(rejected[i]);
       } else {
         ProbeAnswer a = byIndex[i];
         boolean seen = a != null && a.seen;
-        b.append(decoded[i].url).append('\t').append(seen ? "seen" : "unseen").append('\t')
+        b.append(canonical[i]).append('\t').append(seen ? "seen" : "unseen").append('\t')
             .append(a != null && a.slice >= 0 ? Integer.toString(a.slice) : "-");
       }
       b.append('\n');
+      o.write(b.toString().getBytes(StandardCharsets.UTF_8));
     }
-    out.print(b);
+    o.flush();
     return 0;
+  }
+
+  /** Per shard: index, h1, h2 of each URL, flattened into a growing primitive array. */
+  private static final class Queries {
+    private final long[][] q;
+    private final int[] size;
+
+    Queries(int shards) {
+      q = new long[shards][];
+      size = new int[shards];
+    }
+
+    void add(int shard, int index, long h1, long h2) {
+      long[] a = q[shard];
+      if (a == null) {
+        a = q[shard] = new long[48];
+      } else if (size[shard] + 3 > a.length) {
+        a = q[shard] = Arrays.copyOf(a, a.length * 2);
+      }
+      int s = size[shard];
+      a[s] = index;
+      a[s + 1] = h1;
+      a[s + 2] = h2;
+      size[shard] = s + 3;
+    }
+
+    HashMap<Integer, long[]> byShard() {
+      HashMap<Integer, long[]> out = new HashMap<>();
+      for (int s = 0; s < q.length; s++) {
+        if (q[s] != null) {
+          out.put(s, Arrays.copyOf(q[s], size[s]));
+        }
+      }
+      return out;
+    }
   }
 
   /**
@@ -211,18 +271,57 @@ final class StateCommands {
 
   // ---------------------------------------------------------------- shared
 
+  /** {@code --state}: a local directory, or a URI of a file system Flink has here (s3://, hdfs://). */
   private static Path stateDir(JobConfig c) {
     if (!c.isSet(JobConfig.STATE)) {
       throw new ConfigException("--state DIR is required: the savepoint directory");
     }
-    return Path.of(c.get(JobConfig.STATE)).toAbsolutePath();
+    String flag = c.get(JobConfig.STATE);
+    Path dir;
+    try {
+      dir = StateLocation.of(flag);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("--state " + flag + " is not a path or URI (" + e.getMessage() + ")");
+    }
+    try {
+      dir.getFileSystem();
+    } catch (IOException e) {
+      throw new ConfigException("--state " + flag + ": no file system for '" + dir.toUri().getScheme() + "' here ("
+          + e.getMessage() + "); accepted: a local directory, a file:// URI, or a URI whose Flink file system is"
+          + " installed (on a cluster: its plugin, e.g. flink-s3-fs-hadoop for s3://)");
+    }
+    return dir;
   }
 
-  private static StateLocation location(JobConfig c) throws IOException {
+  /** The newest snapshot in {@code dir}, or null. */
+  private static Path find(Path dir) {
+    try {
+      return StateLocation.find(dir).orElse(null);
+    } catch (IOException e) {
+      throw new ConfigException("--state " + StateLocation.display(dir) + ": cannot list it (" + e.getMessage()
+          + "); accepted: a readable directory");
+    }
+  }
+
+  private static void mkdirs(Path dir) {
+    try {
+      FileSystem fs = dir.getFileSystem();
+      if (!fs.mkdirs(dir)) {
+        throw new IOException("mkdirs returned false");
+      }
+    } catch (IOException e) {
+      throw new ConfigException("--state: cannot create " + StateLocation.display(dir) + " (" + e.getMessage()
+          + "); accepted: a writable directory");
+    }
+  }
+
+  private static StateLocation location(JobConfig c) {
     Path dir = stateDir(c);
-    Path found = StateLocation.find(dir).orElseThrow(() -> new ConfigException("--state: no savepoint or"
-        + " checkpoint (a directory with _metadata) in " + dir + "; accepted: a savepoint, a chk-N directory,"
-        + " or a directory holding them"));
+    Path found = find(dir);
+    if (found == null) {
+      throw new ConfigException("--state: no savepoint or checkpoint (a directory with _metadata) in "
+          + StateLocation.display(dir) + "; accepted: a savepoint, a chk-N directory, or a directory holding them");
+    }
     try {
       return StateLocation.open(found);
     } catch (IOException e) {
@@ -230,26 +329,28 @@ final class StateCommands {
     }
   }
 
-  private static StreamExecutionEnvironment readerEnv(JobConfig c) {
-    return batchEnv(c);
+  /**
+   * One subtask per {@link #READ_BYTES_PER_SUBTASK} of state, unless {@code --parallelism} says
+   * otherwise: the reader's fixed cost (a MiniCluster, a job) is the cost for small states, and a
+   * subtask more only pays off where there is state to share out.
+   */
+  private static StreamExecutionEnvironment readerEnv(JobConfig c, StateLocation at) {
+    int p = c.parallelism > 0 ? c.parallelism
+        : (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), at.stateBytes() / READ_BYTES_PER_SUBTASK));
+    return batchEnv(c, p);
   }
 
   /**
    * The State Processor API jobs: batch mode; generic types allowed, since the API's own records
    * (operator states, subtask snapshots, the savepoint metadata) travel as generic types.
    */
-  private static StreamExecutionEnvironment batchEnv(JobConfig c) {
+  private static StreamExecutionEnvironment batchEnv(JobConfig c, int parallelism) {
     Configuration conf = JobEnvironment.configuration(c);
     conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
     conf.set(PipelineOptions.GENERIC_TYPES, true);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    env.setParallelism(parallelism(c));
+    env.setParallelism(parallelism);
     return env;
-  }
-
-  private static int parallelism(JobConfig c) {
-    return c.parallelism > 0 ? c.parallelism
-        : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors());
   }
 
   /** {path, name}: stdin is spooled to a file (the source reads files). */
@@ -258,31 +359,33 @@ final class StateCommands {
       throw new ConfigException("--input FILE|- is required: the URLs to record as seen");
     }
     if ("-".equals(c.input)) {
-      Path spool = Files.createTempFile("urldedup-stdin", ".txt");
+      java.nio.file.Path spool = Files.createTempFile("urldedup-stdin", ".txt");
       spool.toFile().deleteOnExit();
       Files.copy(System.in, spool, StandardCopyOption.REPLACE_EXISTING);
       return new String[] {spool.toString(), "stdin"};
     }
-    if (!Files.isReadable(Path.of(c.input))) {
-      throw new ConfigException("--input: cannot read " + c.input + "; accepted: a readable file or -");
-    }
     return new String[] {c.input, c.input};
   }
 
-  private static List<String> readLines(String input) throws IOException {
-    if ("-".equals(input)) {
-      return new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).lines().toList();
+  /** Lines of a file or stdin as raw bytes, split as {@code run} splits them ({@link LineReader}). */
+  private static void readLines(String input, List<byte[]> into) throws IOException {
+    boolean stdin = "-".equals(input);
+    if (!stdin) {
+      java.nio.file.Path p = java.nio.file.Path.of(input);
+      if (Files.isDirectory(p)) {
+        throw new ConfigException("--input " + input + " is a directory; accepted: a readable file or - (stdin)");
+      }
+      if (!Files.isReadable(p)) {
+        throw new ConfigException("--input: cannot read " + input + "; accepted: a readable file or - (stdin)");
+      }
     }
-    if (!Files.isReadable(Path.of(input))) {
-      throw new ConfigException("--input: cannot read " + input + "; accepted: a readable file or -");
-    }
-    return Files.readAllLines(Path.of(input), StandardCharsets.UTF_8);
-  }
-
-  /** Bytes of the files under {@code p}. */
-  static long du(Path p) throws IOException {
-    try (Stream<Path> s = Files.walk(p)) {
-      return s.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+    try (InputStream in = stdin ? System.in : Files.newInputStream(java.nio.file.Path.of(input))) {
+      LineReader r = new LineReader(in, 0, 0, false, Long.MAX_VALUE,
+          (buf, off, len, index) -> new RawRecord(null, Arrays.copyOfRange(buf, off, off + len),
+              io.urldedup.operators.RecordHeaders.EMPTY, "probe:" + (index + 1)));
+      for (RawRecord rec = r.next(); rec != null; rec = r.next()) {
+        into.add(rec.value);
+      }
     }
   }
 }

@@ -89,6 +89,16 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   public static final String PAGES_STATE = "urldedup-filter-pages";
   static final String GENERATION_TIMERS = "urldedup-aged-generations";
 
+  /** The header state as persisted (name and serializer): readers and writers of savepoints use it too. */
+  public static ValueStateDescriptor<FilterHeader> headerDescriptor() {
+    return new ValueStateDescriptor<>(HEADER_STATE, new FilterHeaderSerializer());
+  }
+
+  /** The pages state as persisted (name and serializers): readers and writers of savepoints use it too. */
+  public static MapStateDescriptor<Long, long[]> pagesDescriptor() {
+    return new MapStateDescriptor<>(PAGES_STATE, LongSerializer.INSTANCE, new PageSerializer());
+  }
+
   /** At most one early-advance (and one clamped-timestamp) WARN per subtask per minute (the counters have every one). */
   private static final long EARLY_WARN_PERIOD_MILLIS = 60_000;
 
@@ -178,10 +188,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       throw new IllegalStateException(
           "DedupOperator runs on a stream keyed by the Integer shard: keyBy(r -> r.shard)");
     }
-    headerDescriptor = new ValueStateDescriptor<>(HEADER_STATE, new FilterHeaderSerializer());
+    headerDescriptor = headerDescriptor();
     headerState = context.getKeyedStateStore().getState(headerDescriptor);
-    pageState = context.getKeyedStateStore().getMapState(
-        new MapStateDescriptor<>(PAGES_STATE, LongSerializer.INSTANCE, new PageSerializer()));
+    pageState = context.getKeyedStateStore().getMapState(pagesDescriptor());
     copyState = !getKeyedStateBackend().isSafeToReuseKVState();
     if (context.isRestored()) {
       checkRestoredHeaders();
@@ -274,14 +283,14 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       }
       early = aged.clock().earlyAdvances();
     }
-    if (r.force) {
-      s.filter.add(r.h1, r.h2);
-      metrics.forced();
-      output.collect(element);
-    } else if (s.filter.testAndAdd(r.h1, r.h2)) {
+    if (!DedupDecision.emits(s.filter, r.h1, r.h2, r.force)) {
       metrics.duplicate();
     } else {
-      metrics.emitted();
+      if (r.force) {
+        metrics.forced();
+      } else {
+        metrics.emitted();
+      }
       output.collect(element);
     }
     if (aged != null && aged.clock().earlyAdvances() != early) {
@@ -433,16 +442,18 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   private Shard openShard(int shard) throws Exception {
     FilterHeader h = headerState.value();
+    DedupFilter filter;
     if (h == null) {
-      h = spec.newHeader(mapping);
+      filter = DedupDecision.newShard(spec, mapping, cache);
     } else {
       check(h, shard);
       if (copyState) {
         h = h.copy();
       }
       h.adopt(spec, mapping);
+      filter = Filters.open(h, cache);
     }
-    Shard s = new Shard(shard, Filters.open(h, cache));
+    Shard s = new Shard(shard, filter);
     if (timers != null && s.aged != null && s.aged.clock().epoch() != AgedClock.NO_EPOCH) {
       // a restored shard: its timer is restored too; its generation began at most one step ago
       s.generationStart = s.aged.clock().epoch() * s.generationMillis;

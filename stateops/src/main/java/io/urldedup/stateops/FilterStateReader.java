@@ -8,7 +8,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.api.SavepointReader;
-import org.apache.flink.state.api.functions.KeyedStateReaderFunction;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -21,7 +20,7 @@ public final class FilterStateReader {
 
   /** One report per shard in state. */
   public static List<ShardReport> shards(StreamExecutionEnvironment env, StateLocation at) throws Exception {
-    return collect(env, at, new ShardStateReader(), TypeInformation.of(ShardReport.class));
+    return read(env, at, new ShardStateReader(), TypeInformation.of(ShardReport.class));
   }
 
   /**
@@ -30,13 +29,13 @@ public final class FilterStateReader {
    */
   public static List<ProbeAnswer> probe(StreamExecutionEnvironment env, StateLocation at,
       HashMap<Integer, long[]> queries) throws Exception {
-    return collect(env, at, new ProbeReader(queries), TypeInformation.of(ProbeAnswer.class));
+    return read(env, at, new ProbeReader(queries), TypeInformation.of(ProbeAnswer.class));
   }
 
-  private static <T> List<T> collect(StreamExecutionEnvironment env, StateLocation at,
-      KeyedStateReaderFunction<Integer, T> fn, TypeInformation<T> type) throws Exception {
+  static <T> List<T> read(StreamExecutionEnvironment env, StateLocation at, FilterShardReader<T> fn,
+      TypeInformation<T> type) throws Exception {
     StateBackend backend = at.nativeRocksDb() ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
-    DataStream<T> s = SavepointReader.read(env, at.path().toUri().toString(), backend)
+    DataStream<T> s = SavepointReader.read(env, at.path().toString(), backend)
         .readKeyedState(FilterStates.OPERATOR, fn, Types.INT, type);
     List<T> out = new ArrayList<>();
     try (CloseableIterator<T> it = s.executeAndCollect("urldedup state reader")) {

@@ -3,33 +3,22 @@ package io.urldedup.stateops;
 import io.urldedup.operators.DedupOperator;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterHeaderSerializer;
-import io.urldedup.state.PageSerializer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.state.api.OperatorIdentifier;
 
 /**
- * The dedup operator's persisted state as the State Processor API addresses it: the operator uid
- * and the two keyed states (names and serializers exactly those of {@link DedupOperator}).
+ * The dedup operator as the State Processor API addresses it (its uid; its states are {@link
+ * DedupOperator#headerDescriptor()} and {@link DedupOperator#pagesDescriptor()}), and headers as
+ * bytes for the records that carry them between tasks.
  */
 final class FilterStates {
 
   static final OperatorIdentifier OPERATOR = OperatorIdentifier.forUid(DedupOperator.UID);
 
   private FilterStates() {}
-
-  static ValueStateDescriptor<FilterHeader> header() {
-    return new ValueStateDescriptor<>(DedupOperator.HEADER_STATE, new FilterHeaderSerializer());
-  }
-
-  static MapStateDescriptor<Long, long[]> pages() {
-    return new MapStateDescriptor<>(DedupOperator.PAGES_STATE, LongSerializer.INSTANCE, new PageSerializer());
-  }
 
   static byte[] encode(FilterHeader h) {
     try {

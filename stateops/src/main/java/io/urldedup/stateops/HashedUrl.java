@@ -4,8 +4,8 @@ import io.urldedup.operators.UrlRecord;
 
 /**
  * What the dedup operator's decision depends on, and nothing else: shard, hash and the force flag
- * (a Flink POJO of 21 bytes). Bootstrap sorts its input by shard in batch mode; sorting this
- * instead of the whole record (URL, value, key, headers) keeps the sort's spill small.
+ * (a Flink POJO of 21 bytes). Bootstrap partitions this, not the whole record (URL, value, key,
+ * headers), when its filters run in more subtasks than its reader: a batch exchange spills it.
  */
 public class HashedUrl {
 

@@ -5,8 +5,9 @@ package io.urldedup.stateops;
  * pages' bits say. A Flink POJO (public fields, no-arg constructor), so the reader job needs no
  * generic serializer.
  *
- * <p>Per slice (stable: one): the fraction of set bits (non-zero cells), the distinct count the
- * bits imply with its variance, and the false-positive rate those bits give a fresh URL.
+ * <p>Per slice (stable: one; aged: per ring position, 0 the newest): the fraction of set bits
+ * (non-zero cells), the distinct count the bits imply with its variance, and the false-positive
+ * rate those bits give a fresh URL (aged: one number for the whole ring). See {@link ShardBits}.
  */
 public class ShardReport {
 

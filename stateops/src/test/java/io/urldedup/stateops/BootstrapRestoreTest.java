@@ -7,14 +7,16 @@ import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterSpec;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
@@ -22,22 +24,28 @@ import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
+import org.apache.flink.runtime.state.storage.JobManagerCheckpointStorage;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Bootstrap writes a real savepoint of the dedup operator; the reader finds in it exactly the
- * headers the filters leave after the same URLs; a streaming job restored from it (other backend
- * too) emits exactly what the filters emit for the known URLs plus new ones: none of the known,
- * all new ones but false positives. Decisions are compared one for one with the reference (the
- * same filters over heap pages, fed in the same per-shard order), which holds for stable filters
- * too, forgetting included.
+ * Bootstrap writes a real savepoint of the dedup operator holding exactly the state the job's
+ * operator leaves after the same URLs: every header and every page equal to those of a {@link
+ * DedupOperator} run over the URLs on a real backend (a test harness, the other backend than the
+ * one writing the savepoint). A streaming job restored from the savepoint (on that other backend)
+ * then emits exactly the reference's decisions for the known URLs plus new ones: none of the
+ * known (scalable), all new ones but false positives; forgetting included for stable and aged.
  */
 @org.junit.jupiter.api.Timeout(300)
 class BootstrapRestoreTest {
@@ -46,6 +54,8 @@ class BootstrapRestoreTest {
   private static final FilterSpec SCALABLE = FilterSpec.scalable(1e-6, 200, 2, 0.5, 1L << 20);
   /** 16 KiB per shard of 4-bit cells: 500 inserts per shard make forgetting possible, and exact. */
   private static final FilterSpec STABLE = FilterSpec.stable(0.01, 16 * 1024, 4);
+  /** A count window of 150 URLs per shard, 3 generations: 500 per shard turn the ring several times. */
+  private static final FilterSpec AGED = FilterSpec.agedCount(0.01, 150, 3);
 
   @TempDir
   Path tmp;
@@ -56,6 +66,14 @@ class BootstrapRestoreTest {
       new org.apache.flink.test.junit5.MiniClusterExtension(
           new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration.Builder()
               .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+  static FilterSpec spec(FilterSpec.Kind kind) {
+    return switch (kind) {
+      case STABLE -> STABLE;
+      case SCALABLE -> SCALABLE;
+      case AGED -> AGED;
+    };
+  }
 
   static Configuration conf(String backend, RuntimeExecutionMode mode) {
     Configuration c = new Configuration();
@@ -70,24 +88,85 @@ class BootstrapRestoreTest {
     return name.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
   }
 
+  /** Bootstrap at parallelism 2: the filters in two subtasks (partitioned by shard), two writers. */
   static Path bootstrap(List<UrlRecord> records, FilterSpec spec, String backend, Path dir) throws Exception {
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.getExecutionEnvironment(conf(backend, RuntimeExecutionMode.BATCH));
     env.setParallelism(2);
     Path out = dir.resolve("savepoint-bootstrap");
-    FilterStateWriter.bootstrap(env.fromData(records).setParallelism(1),
-        new DedupOperator(spec, TestUrls.MAPPING, 16, false), backend(backend), TestUrls.MAX_PARALLELISM,
-        out.toUri().toString());
+    FilterStateWriter.bootstrap(env.fromData(records).setParallelism(1), spec, TestUrls.MAPPING, backend(backend),
+        TestUrls.MAX_PARALLELISM, out.toUri().toString());
     env.execute("bootstrap");
     return out;
   }
 
-  static StateReport inspect(Path savepoint) throws Exception {
+  static StreamExecutionEnvironment readerEnv() {
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.getExecutionEnvironment(conf("hashmap", RuntimeExecutionMode.BATCH));
     env.setParallelism(2);
-    StateLocation at = StateLocation.open(StateLocation.find(savepoint).orElseThrow());
-    return new StateReport(at, 0, FilterStateReader.shards(env, at));
+    return env;
+  }
+
+  static StateLocation locate(Path snapshot) throws Exception {
+    return StateLocation.open(StateLocation.find(snapshot).orElseThrow());
+  }
+
+  static StateReport inspect(Path savepoint) throws Exception {
+    StateLocation at = locate(savepoint);
+    return new StateReport(at, 0, FilterStateReader.shards(readerEnv(), at));
+  }
+
+  static Map<Integer, ShardDump> dump(Path savepoint) throws Exception {
+    Map<Integer, ShardDump> out = new TreeMap<>();
+    for (ShardDump d : FilterStateReader.read(readerEnv(), locate(savepoint), new ShardDump.Reader(),
+        TypeInformation.of(ShardDump.class))) {
+      out.put(d.shard, d);
+    }
+    return out;
+  }
+
+  /**
+   * The job's operator over {@code records} on {@code backend} in a harness (one subtask, all key
+   * groups), flushed as at a checkpoint barrier: every shard's header and pages in its keyed state.
+   */
+  static Map<Integer, ShardDump> runState(List<UrlRecord> records, FilterSpec spec, String backend) throws Exception {
+    DedupOperator op = new DedupOperator(spec, TestUrls.MAPPING, 16, false);
+    try (KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
+        new KeyedOneInputStreamOperatorTestHarness<>(op, r -> r.shard, Types.INT, TestUrls.MAX_PARALLELISM, 1, 0)) {
+      StateBackend b = backend(backend);
+      if (b instanceof EmbeddedRocksDBStateBackend rocks) {
+        rocks.setDbStoragePath(tmp().toString());
+        rocks.getMemoryConfiguration().setUseManagedMemory(false);
+      }
+      h.setStateBackend(b);
+      h.setCheckpointStorage(new JobManagerCheckpointStorage());
+      h.open();
+      for (UrlRecord r : records) {
+        h.processElement(new StreamRecord<>(r));
+      }
+      h.prepareSnapshotPreBarrier(1);
+      KeyedStateBackend<Integer> kb = op.getKeyedStateBackend();
+      ValueState<FilterHeader> header = kb.getPartitionedState(VoidNamespace.INSTANCE,
+          VoidNamespaceSerializer.INSTANCE, DedupOperator.headerDescriptor());
+      MapState<Long, long[]> pages = kb.getPartitionedState(VoidNamespace.INSTANCE,
+          VoidNamespaceSerializer.INSTANCE, DedupOperator.pagesDescriptor());
+      List<Integer> keys;
+      try (Stream<Integer> s = kb.getKeys(DedupOperator.HEADER_STATE, VoidNamespace.INSTANCE)) {
+        keys = s.toList();
+      }
+      Map<Integer, ShardDump> out = new TreeMap<>();
+      for (int k : keys) {
+        kb.setCurrentKey(k);
+        out.put(k, ShardDump.of(k, header.value(), pages.entries()));
+      }
+      return out;
+    }
+  }
+
+  private static Path tmp() throws java.io.IOException {
+    Path dir = Path.of("/tmp", "ud-so-rocks-" + ProcessHandle.current().pid());
+    java.nio.file.Files.createDirectories(dir);
+    return dir;
   }
 
   /** A streaming job restored from {@code savepoint}: the URLs it emits for {@code input}. */
@@ -108,24 +187,30 @@ class BootstrapRestoreTest {
     return out;
   }
 
-  @ParameterizedTest(name = "{0} written by {1}, restored on {2}")
+  @ParameterizedTest(name = "{0} written by {1}, run and restored on {2}")
   @CsvSource({"SCALABLE, hashmap, rocksdb", "SCALABLE, rocksdb, hashmap", "STABLE, hashmap, rocksdb",
-      "STABLE, rocksdb, hashmap"})
-  void bootstrappedUrlsAreSeenAfterARestore(FilterSpec.Kind kind, String writer, String restorer) throws Exception {
-    FilterSpec spec = kind == FilterSpec.Kind.STABLE ? STABLE : SCALABLE;
+      "STABLE, rocksdb, hashmap", "AGED, hashmap, rocksdb", "AGED, rocksdb, hashmap"})
+  void bootstrapLeavesTheStateOfARunAndARestoreContinuesIt(FilterSpec.Kind kind, String writer, String other)
+      throws Exception {
+    FilterSpec spec = spec(kind);
     List<UrlRecord> known = TestUrls.urls("known", 4000);
     List<UrlRecord> fresh = TestUrls.urls("fresh", 1000);
     Path sp = bootstrap(known, spec, writer, tmp);
 
+    Map<Integer, ShardDump> run = runState(known, spec, other);
+    assertEquals(TestUrls.SHARDS, run.size(), "every shard has state after the run");
+    assertEquals(run, dump(sp), "bootstrap leaves exactly the headers and pages the operator leaves");
+
     TestUrls.Reference ref = new TestUrls.Reference(spec);
     ref.feed(known);
-    StateReport report = inspect(sp);
     Map<Integer, FilterHeader> stored = new TreeMap<>();
-    report.shards().forEach(s -> stored.put(s.shard(), s.header()));
-    assertEquals(ref.headers(), stored, "bootstrap leaves exactly the headers the filters leave");
+    inspect(sp).shards().forEach(s -> stored.put(s.shard(), s.header()));
+    assertEquals(ref.headers(), stored, "inspect reads the headers the filters leave");
 
-    List<String> expected = ref.feed(fresh);
-    List<String> got = restoreAndRun(sp, TestUrls.concat(known, fresh), spec, restorer);
+    // the restored job sees the known URLs again, then the fresh ones: so does the reference
+    List<UrlRecord> input = TestUrls.concat(known, fresh);
+    List<String> expected = ref.feed(input);
+    List<String> got = restoreAndRun(sp, input, spec, other);
     got.sort(null);
     expected.sort(null);
     assertEquals(expected, got, "restored job emits exactly the reference's decisions");
@@ -150,12 +235,9 @@ class BootstrapRestoreTest {
   }
 
   static boolean[] probe(Path savepoint, List<UrlRecord> urls) throws Exception {
-    StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(conf("hashmap", RuntimeExecutionMode.BATCH));
-    env.setParallelism(2);
-    StateLocation at = StateLocation.open(StateLocation.find(savepoint).orElseThrow());
+    StateLocation at = locate(savepoint);
     boolean[] seen = new boolean[urls.size()];
-    for (ProbeAnswer a : FilterStateReader.probe(env, at, queries(urls))) {
+    for (ProbeAnswer a : FilterStateReader.probe(readerEnv(), at, queries(urls))) {
       if (a.index >= 0) {
         seen[a.index] = a.seen;
       } else {
@@ -167,9 +249,10 @@ class BootstrapRestoreTest {
 
   /**
    * Scalable, 1e-2: probe answers seen for every bootstrapped URL (no false negatives), and for
-   * 10^4 fresh ones a fraction within the FPR tolerance: the count is Binomial(10^4, f) with f
-   * the state's FPR from its bits, so |count - 10^4 f| <= 4 sqrt(10^4 f) + 1 fails with
-   * probability < 1e-4.
+   * 10^5 fresh ones a count within the FPR tolerance: the count is Binomial(10^5, f) with f the
+   * state's FPR from its bits (mean over shards of 1 - prod over slices (1 - mean over blocks of
+   * (set/512)^k); a fresh URL's shard and block are uniform), so |count - 10^5 f| <= 4 sqrt(10^5 f)
+   * + 1 fails with probability < 1e-4. The bits' FPR itself must be within the model's bound.
    */
   @org.junit.jupiter.api.Test
   void probeAnswersSeenForKnownAndTheFprForFresh() throws Exception {
@@ -180,8 +263,9 @@ class BootstrapRestoreTest {
     for (int i = 0; i < seen.length; i++) {
       assertTrue(seen[i], "bootstrapped URL answered unseen: " + known.get(i).url);
     }
-    List<UrlRecord> fresh = new ArrayList<>();
-    for (int i = 0; i < 10_000; i++) {
+    int n = 100_000;
+    List<UrlRecord> fresh = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
       fresh.add(TestUrls.record("https://fresh.example/" + i));
     }
     boolean[] f = probe(sp, fresh);
@@ -190,7 +274,7 @@ class BootstrapRestoreTest {
       count += b ? 1 : 0;
     }
     double rate = inspect(sp).measuredFpr();
-    double mean = 10_000 * rate;
+    double mean = n * rate;
     assertTrue(Math.abs(count - mean) <= 4 * Math.sqrt(mean) + 1,
         "fresh URLs answered seen: " + count + ", expected " + mean + " (FPR from the bits " + rate + ")");
     assertTrue(rate <= 0.01, "FPR from the bits over --fpr: " + rate);

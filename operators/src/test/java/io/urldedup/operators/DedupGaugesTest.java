@@ -1,0 +1,93 @@
+package io.urldedup.operators;
+
+import static io.urldedup.operators.DedupOperatorTestKit.Backend;
+import static io.urldedup.operators.DedupOperatorTestKit.feed;
+import static io.urldedup.operators.DedupOperatorTestKit.open;
+import static io.urldedup.operators.DedupOperatorTestKit.urls;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.urldedup.state.FilterHeader;
+import io.urldedup.state.FilterSpec;
+import io.urldedup.state.StableHolding;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The saturation gauges (issue 12): {@code estimatedDistinct}, {@code saturated} and {@code
+ * fprOverTarget} against what the open filters' headers say, and the one WARN per shard at
+ * saturation and at twice the FPR target.
+ */
+class DedupGaugesTest {
+
+  /**
+   * Scalable with a 8 KiB cap per shard: 100 URLs fill the first slice, the next slice (200 at
+   * half the error) still fits, the one after does not: a shard saturates after about 300 URLs,
+   * and overfilling then drives its FPR past 2x the target.
+   */
+  @Test
+  void scalableGaugesFollowTheHeadersAndWarnOncePerShard() throws Exception {
+    FilterSpec spec = FilterSpec.scalable(0.01, 100, 2, 0.5, 8 * 1024);
+    try (WarningCapture warnings = new WarningCapture(DedupOperator.class)) {
+      var h = open(spec, 64, Backend.HASHMAP, null);
+      DedupOperator op = (DedupOperator) h.getOperator();
+      feed(h, urls("g", 0, 400)); // ~50 per shard: nothing saturated
+      op.publishGauges();
+      DedupMetrics m = op.metrics();
+      assertEquals(sumInserts(op.openHeaders()), m.estimatedDistinct(), "scalable: the exact insert counters");
+      assertEquals(0, m.saturated());
+      assertEquals(maxFpr(op) / spec.fpr(), m.fprOverTarget(), 1e-12);
+      assertTrue(m.fprOverTarget() < 1, "fprOverTarget " + m.fprOverTarget());
+
+      feed(h, urls("g", 400, 8000)); // ~1000 per shard: every shard saturated and far over its cap's FPR
+      op.publishGauges();
+      op.publishGauges(); // a second publish warns no more
+      Map<Integer, FilterHeader> headers = op.openHeaders();
+      assertTrue(headers.values().stream().allMatch(FilterHeader::saturated), "all shards saturated");
+      assertEquals(sumInserts(headers), m.estimatedDistinct());
+      assertEquals(1, m.saturated());
+      assertEquals(maxFpr(op) / spec.fpr(), m.fprOverTarget(), 1e-12);
+      assertTrue(m.fprOverTarget() > DedupOperator.FPR_WARN_FACTOR, "fprOverTarget " + m.fprOverTarget());
+      List<String> w = warnings.messages();
+      for (int shard : headers.keySet()) {
+        assertEquals(1, w.stream().filter(s -> s.startsWith("shard " + shard + " saturated")).count(), w.toString());
+        assertEquals(1, w.stream().filter(s -> s.startsWith("shard " + shard + ": estimated false-positive rate"))
+            .count(), w.toString());
+      }
+      h.close();
+    }
+  }
+
+  /** Stable: estimatedDistinct is the model's estimate of what the shards still hold, never saturated. */
+  @Test
+  void stableEstimatedDistinctIsTheModelsHolding() throws Exception {
+    FilterSpec spec = FilterSpec.stable(0.01, 4 * 1024, 2);
+    var h = open(spec, 64, Backend.HASHMAP, null);
+    DedupOperator op = (DedupOperator) h.getOperator();
+    feed(h, urls("s", 0, 20_000));
+    op.publishGauges();
+    DedupMetrics m = op.metrics();
+    Map<Integer, FilterHeader> headers = op.openHeaders();
+    double held = 0;
+    for (FilterHeader hd : headers.values()) {
+      held += new StableHolding(hd.stableGeometry()).held(hd.inserts());
+    }
+    assertEquals(Math.round(held), m.estimatedDistinct());
+    assertTrue(m.estimatedDistinct() < sumInserts(headers), "some forgotten: " + m.estimatedDistinct());
+    assertEquals(0, m.saturated());
+    assertEquals(maxFpr(op) / spec.fpr(), m.fprOverTarget(), 1e-12);
+    h.close();
+  }
+
+  private static long sumInserts(Map<Integer, FilterHeader> headers) {
+    return headers.values().stream().mapToLong(FilterHeader::inserts).sum();
+  }
+
+  /** The worst open shard's model FPR, from copies of the headers. */
+  private static double maxFpr(DedupOperator op) {
+    return op.openHeaders().values().stream()
+        .mapToDouble(hd -> io.urldedup.state.Filters.open(hd, new io.urldedup.state.HeapPageStore()).estimatedFpr())
+        .max().orElse(0);
+  }
+}

@@ -1,0 +1,64 @@
+package io.urldedup.stateops;
+
+import io.urldedup.state.FilterHeader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.util.Collector;
+
+/**
+ * One shard's whole state as read from a snapshot or a live backend (a Flink POJO): the header's
+ * bytes and every page, by id. Two states are the same iff their dumps are equal.
+ */
+public class ShardDump {
+
+  public int shard;
+  public byte[] header;
+  public long[] pageIds;
+  public long[] words;
+
+  public ShardDump() {}
+
+  static ShardDump of(int shard, FilterHeader h, Iterable<Map.Entry<Long, long[]>> pages) {
+    TreeMap<Long, long[]> sorted = new TreeMap<>();
+    for (Map.Entry<Long, long[]> e : pages) {
+      sorted.put(e.getKey(), e.getValue().clone());
+    }
+    ShardDump d = new ShardDump();
+    d.shard = shard;
+    d.header = FilterStates.encode(h);
+    d.pageIds = sorted.keySet().stream().mapToLong(Long::longValue).toArray();
+    List<long[]> all = new ArrayList<>(sorted.values());
+    d.words = all.stream().flatMapToLong(java.util.Arrays::stream).toArray();
+    return d;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ShardDump d && d.shard == shard && java.util.Arrays.equals(d.header, header)
+        && java.util.Arrays.equals(d.pageIds, pageIds) && java.util.Arrays.equals(d.words, words);
+  }
+
+  @Override
+  public int hashCode() {
+    return shard;
+  }
+
+  @Override
+  public String toString() {
+    return "shard " + shard + ": header " + FilterStates.decode(header) + ", pages " + java.util.Arrays.toString(pageIds)
+        + ", words hash " + java.util.Arrays.hashCode(words);
+  }
+
+  /** The reader that dumps every shard of a snapshot. */
+  static final class Reader extends FilterShardReader<ShardDump> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    void read(int shard, FilterHeader header, MapState<Long, long[]> pages, Collector<ShardDump> out) throws Exception {
+      out.collect(ShardDump.of(shard, header, pages.entries()));
+    }
+  }
+}

@@ -90,16 +90,7 @@ final class LineReader {
         p++;
       }
       if (p < l) {
-        pos = p + 1;
-        if (b[p] == '\r') {
-          if (pos < l) {
-            if (b[pos] == '\n') {
-              pos++;
-            }
-          } else {
-            afterCr = true;
-          }
-        }
+        passLineEnd(p);
         if (accLen == 0) {
           return emit(b, s, Math.min(p - s, MAX_LINE_BYTES + 1));
         }
@@ -131,6 +122,12 @@ final class LineReader {
     if (p == lim) {
       return null;
     }
+    passLineEnd(p);
+    return emit(buf, s, Math.min(p - s, MAX_LINE_BYTES + 1));
+  }
+
+  /** Moves past the line end at {@code buf[p]}: a {@code \r\n} is one, split across reads too. */
+  private void passLineEnd(int p) {
     pos = p + 1;
     if (buf[p] == '\r') {
       if (pos < lim) {
@@ -141,7 +138,6 @@ final class LineReader {
         afterCr = true;
       }
     }
-    return emit(buf, s, Math.min(p - s, MAX_LINE_BYTES + 1));
   }
 
   private RawRecord emit(byte[] b, int off, int len) {

@@ -164,7 +164,7 @@ public final class KafkaIO {
 
     @Override
     public ProducerRecord<byte[], byte[]> serialize(UrlRecord r, KafkaSinkContext ctx, Long timestamp) {
-      return new ProducerRecord<>(topic, null, timestamp, r.key, r.value, toKafka(r.headers));
+      return new ProducerRecord<>(topic, null, timestamp, r.key(), r.value, toKafka(r.headers));
     }
   }
 

@@ -173,7 +173,7 @@ final class StateCommands {
       try {
         UrlRecord r = decoder.decode(new RawRecord(null, lines.get(i), io.urldedup.operators.RecordHeaders.EMPTY,
             "probe:" + (i + 1)));
-        canonical[i] = r.url;
+        canonical[i] = r.url();
         queries.add(r.shard, i, r.h1, r.h2);
       } catch (UrlRejectedException e) {
         rejected[i] = e.reason().toString().toLowerCase(Locale.ROOT);

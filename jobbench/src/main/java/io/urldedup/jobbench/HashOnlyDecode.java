@@ -1,7 +1,5 @@
 package io.urldedup.jobbench;
 
-import static java.nio.charset.StandardCharsets.ISO_8859_1;
-
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.OutputKey;
 import io.urldedup.operators.RawRecord;
@@ -42,14 +40,20 @@ final class HashOnlyDecode extends ProcessFunction<RawRecord, UrlRecord> {
   @Override
   public void processElement(RawRecord in, Context ctx, Collector<UrlRecord> out) {
     byte[] v = in.value;
-    String url = new String(v, ISO_8859_1);
     hasher.hash(v, 0, v.length, hash);
-    out.collect(new UrlRecord(url, v, key(v), in.headers, hash[0], hash[1],
-        UrlHasher.shard(hash[0], hash[1], shards), false));
+    UrlRecord r = new UrlRecord();
+    r.value = v;
+    r.setUrl(v, 0, v.length);
+    key(r, v);
+    r.headers = in.headers;
+    r.h1 = hash[0];
+    r.h2 = hash[1];
+    r.shard = UrlHasher.shard(hash[0], hash[1], shards);
+    out.collect(r);
   }
 
   /** The host's key: the bytes after {@code ://} up to the port, path, query or fragment. */
-  private byte[] key(byte[] v) {
+  private void key(UrlRecord r, byte[] v) {
     int s = 0;
     while (s + 2 < v.length && !(v[s] == ':' && v[s + 1] == '/' && v[s + 2] == '/')) {
       s++;
@@ -59,6 +63,6 @@ final class HashOnlyDecode extends ProcessFunction<RawRecord, UrlRecord> {
     while (e < v.length && v[e] != ':' && v[e] != '/' && v[e] != '?' && v[e] != '#') {
       e++;
     }
-    return outputKey.of(v, s, e);
+    outputKey.set(r, v, s, e);
   }
 }

@@ -425,7 +425,7 @@ public final class JobBench {
   static final class UrlKey implements KeySelector<UrlRecord, String> {
     @Override
     public String getKey(UrlRecord r) {
-      return r.url;
+      return r.url();
     }
   }
 

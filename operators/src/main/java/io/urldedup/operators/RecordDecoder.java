@@ -95,6 +95,7 @@ public final class RecordDecoder {
     if (c.length() > maxUrlBytes) {
       throw tooLong("canonical URL", c.length());
     }
+    // the value is the output line, the canonical URL: the input itself when it was canonical
     byte[] out = c.isInput && c.start == 0 && c.end == v.length
         ? v : Arrays.copyOfRange(c.bytes, c.start, c.end);
     return emit(out, out, 0, r, false);
@@ -207,7 +208,7 @@ public final class RecordDecoder {
     byte[] cb = c.isInput && c.start == 0 && c.end == urlBytes.length
         ? urlBytes : Arrays.copyOfRange(c.bytes, c.start, c.end);
     if (cb.length == rawLen && Arrays.equals(cb, 0, rawLen, v, q0 + 1, q1)) {
-      // canonical and unescaped: the input is the output
+      // canonical and unescaped: the input is the output, and holds the URL
       return emit(v, v, q0 + 1, r, force);
     }
     String cs = new String(cb, ISO_8859_1);
@@ -216,23 +217,31 @@ public final class RecordDecoder {
     System.arraycopy(v, 0, out, 0, q0 + 1);
     System.arraycopy(quoted, 0, out, q0 + 1, quoted.length);
     System.arraycopy(v, q1, out, q0 + 1 + quoted.length, v.length - q1);
-    return emit(out, cb, 0, r, force);
+    // the URL is a range of the output unless JSON escaping changed its bytes
+    return Arrays.equals(quoted, cb)
+        ? emit(out, out, q0 + 1, r, force)
+        : emit(out, cb, 0, r, force);
   }
 
   /**
    * The record of the canonical URL in {@link #canonical}, whose bytes are also at
-   * {@code hashBytes[off, off+length)}.
+   * {@code urlBytes[off, off+length)} ({@code urlBytes} is {@code value} when the value holds
+   * them). The record is the only object allocated here: URL and key are ranges.
    */
-  private UrlRecord emit(byte[] value, byte[] hashBytes, int off, RawRecord r, boolean force) {
+  private UrlRecord emit(byte[] value, byte[] urlBytes, int off, RawRecord r, boolean force) {
     CanonicalUrl c = canonical;
     int len = c.length();
-    hasher.hash(hashBytes, off, len, hash);
-    long h1 = hash[0];
-    long h2 = hash[1];
-    String url = new String(hashBytes, off, len, ISO_8859_1);
-    byte[] key = outputKey.of(hashBytes, off + c.hostStart - c.start, off + c.hostEnd - c.start);
-    return new UrlRecord(url, value, key, r.headers, h1, h2, UrlHasher.shard(h1, h2, shards),
-        force);
+    hasher.hash(urlBytes, off, len, hash);
+    UrlRecord out = new UrlRecord();
+    out.value = value;
+    out.setUrl(urlBytes, off, len);
+    outputKey.set(out, urlBytes, off + c.hostStart - c.start, off + c.hostEnd - c.start);
+    out.headers = r.headers == null ? RecordHeaders.EMPTY : r.headers;
+    out.h1 = hash[0];
+    out.h2 = hash[1];
+    out.shard = UrlHasher.shard(out.h1, out.h2, shards);
+    out.force = force;
+    return out;
   }
 
   private static void checkEnd(JsonParser p) throws IOException, UrlRejectedException {
@@ -291,6 +300,6 @@ public final class RecordDecoder {
   }
 
   private static String clip(String s) {
-    return s.length() <= MAX_DETAIL ? s : s.substring(0, MAX_DETAIL) + "...";
+    return UrlRejectedException.clip(s, MAX_DETAIL);
   }
 }

@@ -40,6 +40,14 @@ public final class RecordHeaders {
     return new RecordHeaders(n, v);
   }
 
+  /**
+   * Headers over arrays nobody else holds (a deserializer's fresh arrays): not copied, where
+   * {@link #of} copies the arrays and every value once more, per record.
+   */
+  static RecordHeaders wrap(String[] names, byte[][] values) {
+    return names.length == 0 ? EMPTY : new RecordHeaders(names, values);
+  }
+
   /** One header. */
   public static RecordHeaders of(String name, byte[] value) {
     return of(new String[] {name}, new byte[][] {value});

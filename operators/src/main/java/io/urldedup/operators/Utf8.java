@@ -20,16 +20,6 @@ final class Utf8 {
       .onUnmappableCharacter(CodingErrorAction.REPORT);
   private final CharBuffer scratch = CharBuffer.allocate(4096);
 
-  /** Whether {@code b[off, off+len)} is all ASCII. */
-  static boolean isAscii(byte[] b, int off, int len) {
-    for (int i = off, end = off + len; i < end; i++) {
-      if (b[i] < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** The offset (from {@code off}) of the first malformed byte, or -1 if well-formed. */
   int firstMalformed(byte[] b, int off, int len) {
     int i = off;

@@ -110,9 +110,9 @@ class DecodeFunctionTest {
         " HTTP://Example.COM:80/a/./b#x\r\n".getBytes(UTF_8), headers, "urls-2@17");
     UrlRecord r = one(cfg("text").build(), in);
     String canon = "http://example.com/a/b";
-    assertEquals(canon, r.url);
+    assertEquals(canon, r.url());
     assertArrayEquals(canon.getBytes(UTF_8), r.value);
-    assertArrayEquals("example.com".getBytes(UTF_8), r.key);
+    assertArrayEquals("example.com".getBytes(UTF_8), r.key());
     assertEquals(headers, r.headers);
     long[] h = hash(canon);
     assertEquals(h[0], r.h1);
@@ -126,7 +126,7 @@ class DecodeFunctionTest {
   void textByteOrderMarkIsSkipped() throws Exception {
     byte[] v = "\uFEFFhttp://example.com/a\r\n".getBytes(UTF_8);
     UrlRecord r = one(cfg("text").build(), new RawRecord(null, v, null, "f:1"));
-    assertEquals("http://example.com/a", r.url);
+    assertEquals("http://example.com/a", r.url());
     assertArrayEquals("http://example.com/a".getBytes(UTF_8), r.value);
   }
 
@@ -136,10 +136,21 @@ class DecodeFunctionTest {
     RawRecord in = raw("http://example.com/a");
     UrlRecord r = d.decode(in);
     assertSame(in.value, r.value);
+    // URL and key are ranges of the input: the record is the only object made
+    assertSame(in.value, r.urlBytes());
+    assertEquals(0, r.urlOffset());
+    assertEquals(in.value.length, r.urlLength());
+    assertSame(in.value, r.keyBytes());
+    assertEquals("http://".length(), r.keyOffset());
+    assertEquals("example.com".length(), r.keyLength());
     RecordDecoder j = new RecordDecoder(cfg("json").build());
     RawRecord jin = raw("{\"url\":\"http://example.com/a\",\"force\":true}");
     UrlRecord jr = j.decode(jin);
     assertSame(jin.value, jr.value);
+    assertSame(jin.value, jr.urlBytes());
+    assertEquals("{\"url\":\"".length(), jr.urlOffset());
+    assertEquals("http://example.com/a", jr.url());
+    assertSame(jin.value, jr.keyBytes());
     assertTrue(jr.force);
     assertEquals(hash("http://example.com/a")[0], jr.h1);
   }
@@ -152,8 +163,9 @@ class DecodeFunctionTest {
     String in = before + "HTTP://Example.com/a/../b?z=1&a=2" + after;
     UrlRecord r = one(cfg("json").build(), raw(in));
     String canon = "http://example.com/b?z=1&a=2";
-    assertEquals(canon, r.url);
+    assertEquals(canon, r.url());
     assertArrayEquals((before + canon + after).getBytes(UTF_8), r.value);
+    assertSame(r.value, r.urlBytes(), "the spliced value holds the canonical URL");
     assertFalse(r.force);
     assertEquals(hash(canon)[1], r.h2);
   }
@@ -162,7 +174,7 @@ class DecodeFunctionTest {
   void jsonEscapesInTheUrlAreReplacedByTheCanonicalText() throws Exception {
     String in = "{\"url\":\"http:\\/\\/example.com\\/\\u00e4\"}";
     UrlRecord r = one(cfg("json").build(), raw(in));
-    assertEquals("http://example.com/%C3%A4", r.url);
+    assertEquals("http://example.com/%C3%A4", r.url());
     assertArrayEquals("{\"url\":\"http://example.com/%C3%A4\"}".getBytes(UTF_8), r.value);
   }
 
@@ -179,22 +191,23 @@ class DecodeFunctionTest {
   void keyModes() throws Exception {
     String url = "http://www.sub.example.co.uk/x";
     assertArrayEquals("www.sub.example.co.uk".getBytes(UTF_8),
-        one(cfg("text").keyMode("host").build(), raw(url)).key);
-    assertArrayEquals("example.co.uk".getBytes(UTF_8),
-        one(cfg("text").keyMode("domain").build(), raw(url)).key);
-    assertNull(one(cfg("text").keyMode("none").build(), raw(url)).key);
+        one(cfg("text").keyMode("host").build(), raw(url)).key());
+    UrlRecord d = one(cfg("text").keyMode("domain").build(), raw(url));
+    assertArrayEquals("example.co.uk".getBytes(UTF_8), d.key());
+    assertSame(d.value, d.keyBytes(), "the registrable domain is a range of the host");
+    assertNull(one(cfg("text").keyMode("none").build(), raw(url)).key());
     DecodeConfig domain = cfg("text").keyMode("DOMAIN").build();
-    assertArrayEquals("10.1.2.3".getBytes(UTF_8), one(domain, raw("http://10.1.2.3:8080/")).key);
-    assertArrayEquals("a.b.unknowntld".getBytes(UTF_8), one(domain, raw("http://a.b.unknowntld/")).key);
-    assertArrayEquals("[::1]".getBytes(UTF_8), one(domain, raw("http://[::1]/")).key);
-    assertArrayEquals("x.blogspot.com".getBytes(UTF_8), one(domain, raw("http://x.blogspot.com/")).key);
+    assertArrayEquals("10.1.2.3".getBytes(UTF_8), one(domain, raw("http://10.1.2.3:8080/")).key());
+    assertArrayEquals("a.b.unknowntld".getBytes(UTF_8), one(domain, raw("http://a.b.unknowntld/")).key());
+    assertArrayEquals("[::1]".getBytes(UTF_8), one(domain, raw("http://[::1]/")).key());
+    assertArrayEquals("x.blogspot.com".getBytes(UTF_8), one(domain, raw("http://x.blogspot.com/")).key());
   }
 
   @Test
   void rulesFromConfig() throws Exception {
     DecodeConfig c = cfg("text").stripParams("default").stripWww(true).build();
     assertEquals("http://example.com/a?x=1",
-        one(c, raw("http://www.example.com/a;jsessionid=1?SID=2&x=1")).url);
+        one(c, raw("http://www.example.com/a;jsessionid=1?SID=2&x=1")).url());
   }
 
   @Test

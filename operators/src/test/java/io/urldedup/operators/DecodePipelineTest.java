@@ -42,7 +42,7 @@ class DecodePipelineTest {
     assertInstanceOf(DeadLetterSerializer.class,
         dead.getType().createSerializer(env.getConfig().getSerializerConfig()));
 
-    DataStream<String> all = decoded.rebalance().map(r -> "ok " + r.shard + " " + r.url)
+    DataStream<String> all = decoded.rebalance().map(r -> "ok " + r.shard + " " + r.url())
         .returns(Types.STRING)
         .union(dead.rebalance().map(d -> "dead " + d.reason.label() + " " + d.origin)
             .returns(Types.STRING));

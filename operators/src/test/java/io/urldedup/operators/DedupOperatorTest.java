@@ -81,14 +81,14 @@ class DedupOperatorTest {
         ? FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits()) : null;
     for (UrlRecord r : records) {
       long n = arrivals.merge(r.shard, 1L, Long::sum) - 1;
-      Long last = emittedAt.get(r.url);
+      Long last = emittedAt.get(r.url());
       if (last == null) {
         e += g == null ? spec.fpr() : FilterMath.stableFprAfter(g, n);
       } else if (g != null && !r.force) {
         e += FilterMath.stableFalseNegative(g, n - last - 1);
       }
       if (last == null || r.force) {
-        emittedAt.put(r.url, n);
+        emittedAt.put(r.url(), n);
       }
     }
     return e;
@@ -106,7 +106,7 @@ class DedupOperatorTest {
     Set<String> seen = new HashSet<>();
     int forced = 0;
     for (UrlRecord r : records) {
-      expected.add(seen.add(r.url) || r.force);
+      expected.add(seen.add(r.url()) || r.force);
       forced += r.force ? 1 : 0;
     }
 

@@ -1,10 +1,14 @@
 package io.urldedup.operators;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -15,6 +19,8 @@ import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Pins the current format of each record serializer and its snapshot to small golden files, and
@@ -33,42 +39,83 @@ class RecordFormatGoldenTest {
 
   @Test
   void urlRecordFormat() throws Exception {
-    check("url-record-v2", UrlRecordSerializer.INSTANCE, TestRecords.url());
+    check("url-record-v3", UrlRecordSerializer.INSTANCE, TestRecords.urlV3());
   }
 
-  /** v1 in-flight data (unaligned checkpoints) restores with the v1 reader, after migration. */
-  @Test
-  void urlRecordV1StillRestores() throws Exception {
+  /**
+   * v1 and v2 in-flight data (unaligned checkpoints) restore with their readers, after migration;
+   * the records read back equal the ones written (URL and key compared as bytes, wherever held).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void earlierUrlRecordFormatsStillRestore(int version) throws Exception {
     TypeSerializerSnapshot<UrlRecord> restored = TypeSerializerSnapshot.readVersionedSnapshot(
-        new DataInputDeserializer(Files.readAllBytes(DIR.resolve("url-record-v1.snapshot"))),
+        new DataInputDeserializer(Files.readAllBytes(DIR.resolve("url-record-v" + version + ".snapshot"))),
         RecordFormatGoldenTest.class.getClassLoader());
-    TypeSerializer<UrlRecord> v1 = restored.restoreSerializer();
-    DataInputDeserializer in = new DataInputDeserializer(Files.readAllBytes(DIR.resolve("url-record-v1.bin")));
+    TypeSerializer<UrlRecord> old = restored.restoreSerializer();
+    assertEquals(version == 1 ? UrlRecordSerializer.V1.class : UrlRecordSerializer.V2.class, old.getClass());
+    DataInputDeserializer in = new DataInputDeserializer(
+        Files.readAllBytes(DIR.resolve("url-record-v" + version + ".bin")));
     for (UrlRecord r : TestRecords.url()) {
-      assertEquals(r, v1.deserialize(in));
+      UrlRecord read = old.deserialize(in);
+      assertEquals(r, read);
+      assertEquals(r.url(), read.url());
+      assertArrayEquals(r.key(), read.key());
     }
     assertEquals(0, in.available());
     assertTrue(UrlRecordSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(restored)
         .isCompatibleAfterMigration());
+    // and the old serializer still writes what it reads (a migration may copy through it)
+    DataOutputSerializer out = new DataOutputSerializer(256);
+    for (UrlRecord r : TestRecords.url()) {
+      old.serialize(r, out);
+    }
+    assertArrayEquals(Files.readAllBytes(DIR.resolve("url-record-v" + version + ".bin")),
+        out.getCopyOfBuffer());
   }
 
-  /** The url rides in the value when it is the value's ASCII text, and only then. */
+  /**
+   * v3 sends the URL and the key as offsets into what is sent anyway: nothing for a text record's
+   * URL (it is the value), two varints for a range (the JSON url, the host key), bytes only when
+   * they are not there.
+   */
   @Test
-  void urlSentOnceWhenItIsTheValue() throws Exception {
-    UrlRecord text = new UrlRecord("https://example.com/a", "https://example.com/a".getBytes(
-        java.nio.charset.StandardCharsets.US_ASCII), null, null, 1, 2, 3, false);
-    UrlRecord json = new UrlRecord("https://example.com/a", "{\"url\":\"https://example.com/a\"}".getBytes(
-        java.nio.charset.StandardCharsets.US_ASCII), null, null, 1, 2, 3, false);
-    UrlRecord latin = new UrlRecord("https://\u00e9.example/", "https://\u00e9.example/".getBytes(
-        java.nio.charset.StandardCharsets.ISO_8859_1), null, null, 1, 2, 3, false);
-    assertEquals(1 + 4 + 21 + 4 + 4 + 20, size(text));
-    assertTrue(size(json) > size(text) + 21);
-    assertTrue(size(latin) > 1 + 4 + 21 + 4 + 4 + 20, "a non-ASCII value is not Latin-1 decodable as UTF-8");
-    for (UrlRecord r : new UrlRecord[] {text, json, latin}) {
+  void urlAndKeyTravelAsRanges() throws Exception {
+    byte[] textValue = "https://example.com/a".getBytes(UTF_8);
+    UrlRecord text = new UrlRecord("https://example.com/a", textValue,
+        "example.com".getBytes(UTF_8), null, 1, 2, 3, false);
+    byte[] jsonValue = "{\"url\":\"https://example.com/a\"}".getBytes(UTF_8);
+    UrlRecord json = new UrlRecord("https://example.com/a", jsonValue, null, null, 1, 2, 3, false);
+    byte[] latinValue = "https://\u00e9.example/".getBytes(ISO_8859_1);
+    UrlRecord apart = new UrlRecord("https://\u00e9.example/", latinValue,
+        "k".getBytes(UTF_8), null, 1, 2, 3, false);
+    int fixed = 1 + 4 + 1 + 8 + 8 + 4; // flags, value length, header count (varint), h1, h2, shard
+    assertEquals(fixed + textValue.length + 2, size(text));
+    assertEquals(fixed + jsonValue.length + 2 + 4, size(json));
+    assertEquals(fixed + latinValue.length + 4 + "https://\u00e9.example/".getBytes(UTF_8).length
+        + 4 + 1, size(apart), "a URL whose UTF-8 bytes are not the value's is sent on its own");
+    for (UrlRecord r : new UrlRecord[] {text, json, apart}) {
       DataOutputSerializer out = new DataOutputSerializer(64);
       UrlRecordSerializer.INSTANCE.serialize(r, out);
-      assertEquals(r, UrlRecordSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer())));
+      UrlRecord back = UrlRecordSerializer.INSTANCE.deserialize(
+          new DataInputDeserializer(out.getCopyOfBuffer()));
+      assertEquals(r, back);
+      assertEquals(r.url(), back.url());
     }
+  }
+
+  /** Offsets that point outside what was read are corruption, not an exception from deep inside. */
+  @Test
+  void rangesOutsideTheValueAreRejected() throws Exception {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    out.writeByte(UrlRecordSerializer.URL_IN_VALUE);
+    out.writeInt(3);
+    out.write(new byte[] {'a', 'b', 'c'});
+    out.writeByte(2); // offset
+    out.writeByte(5); // length: past the end
+    IOException e = assertThrows(IOException.class, () -> UrlRecordSerializer.INSTANCE.deserialize(
+        new DataInputDeserializer(out.getCopyOfBuffer())));
+    assertTrue(e.getMessage().contains("url range"), e.getMessage());
   }
 
   private static int size(UrlRecord r) throws Exception {

@@ -37,6 +37,22 @@ final class TestRecords {
     };
   }
 
+  /**
+   * {@link #url()} (the v1 and v2 fixtures) and records that exercise format v3's other forms: a
+   * URL that is not in the value with a key that is not in the URL, and a JSON value holding the
+   * URL (a range of it) with the host key (a range of that).
+   */
+  static UrlRecord[] urlV3() {
+    UrlRecord[] v12 = url();
+    UrlRecord[] all = java.util.Arrays.copyOf(v12, v12.length + 2);
+    all[v12.length] = new UrlRecord("http://a.example/x", "{\"u\":\"other\"}".getBytes(UTF_8),
+        "zz-key".getBytes(UTF_8), headers(), 5, 6, 7, true);
+    all[v12.length + 1] = new UrlRecord("http://xn--bcher-kva.de/",
+        "{\"id\":1,\"url\":\"http://xn--bcher-kva.de/\"}".getBytes(UTF_8),
+        "xn--bcher-kva.de".getBytes(UTF_8), RecordHeaders.EMPTY, -5, -6, 1, false);
+    return all;
+  }
+
   static DeadLetter[] dead() {
     return new DeadLetter[] {
       new DeadLetter(null, null, null, null, null, null),

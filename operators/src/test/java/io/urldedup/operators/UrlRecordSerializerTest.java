@@ -22,6 +22,6 @@ class UrlRecordSerializerTest extends SerializerTestBase<UrlRecord> {
 
   @Override
   protected UrlRecord[] getTestData() {
-    return TestRecords.url();
+    return TestRecords.urlV3();
   }
 }

@@ -182,7 +182,7 @@ class BootstrapRestoreTest {
         .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(spec, TestUrls.MAPPING, 16, false))
         .uid(DedupOperator.UID)
         .executeAndCollect()) {
-      it.forEachRemaining(r -> out.add(r.url));
+      it.forEachRemaining(r -> out.add(r.url()));
     }
     return out;
   }
@@ -261,7 +261,7 @@ class BootstrapRestoreTest {
     Path sp = bootstrap(known, spec, "hashmap", tmp);
     boolean[] seen = probe(sp, known);
     for (int i = 0; i < seen.length; i++) {
-      assertTrue(seen[i], "bootstrapped URL answered unseen: " + known.get(i).url);
+      assertTrue(seen[i], "bootstrapped URL answered unseen: " + known.get(i).url());
     }
     int n = 100_000;
     List<UrlRecord> fresh = new ArrayList<>(n);

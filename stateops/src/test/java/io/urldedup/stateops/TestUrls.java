@@ -69,7 +69,7 @@ final class TestUrls {
       for (UrlRecord r : records) {
         DedupFilter f = filters.computeIfAbsent(r.shard, s -> Filters.open(spec.newHeader(MAPPING), new HeapPageStore()));
         if (!f.testAndAdd(r.h1, r.h2)) {
-          emitted.add(r.url);
+          emitted.add(r.url());
         }
       }
       return emitted;

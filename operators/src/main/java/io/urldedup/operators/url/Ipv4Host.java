@@ -48,13 +48,17 @@ final class Ipv4Host {
     return true;
   }
 
-  /** The 32-bit address of {@code b[s, e)}, or {@link #FAILURE}. */
+  /**
+   * The 32-bit address of {@code b[s, e)}, or {@link #FAILURE}. The standard collects the parts
+   * in a list; here every part but the last is at most 255 (else failure), so the parts before
+   * the last are packed into one long as they come, and no list is allocated per host.
+   */
   static long parse(byte[] b, int s, int e) {
     if (e > s && b[e - 1] == '.' && e - 1 > s) {
       e--; // a trailing empty part is dropped (when it is not the only one)
     }
-    long[] numbers = new long[4];
-    int n = 0;
+    long prefix = 0; // the parts before the current one, 8 bits each
+    int n = 0; // parts before the current one
     int p = s;
     while (true) {
       int q = p;
@@ -62,31 +66,26 @@ final class Ipv4Host {
         q++;
       }
       if (n == 4) {
-        return FAILURE;
+        return FAILURE; // a fifth part
       }
       long v = number(b, p, q);
       if (v < 0) {
         return FAILURE;
       }
-      numbers[n++] = v;
       if (q >= e) {
-        break;
+        // the last of n + 1 parts fills the 4 - n bytes the others leave
+        if (v >= 1L << (8 * (4 - n))) {
+          return FAILURE;
+        }
+        return (prefix << (8 * (4 - n))) + v;
       }
-      p = q + 1;
-    }
-    for (int i = 0; i < n - 1; i++) {
-      if (numbers[i] > 255) {
+      if (v > 255) {
         return FAILURE;
       }
+      prefix = (prefix << 8) | v;
+      n++;
+      p = q + 1;
     }
-    if (numbers[n - 1] >= 1L << (8 * (5 - n))) {
-      return FAILURE;
-    }
-    long ip = numbers[n - 1];
-    for (int i = 0; i < n - 1; i++) {
-      ip += numbers[i] << (8 * (3 - i));
-    }
-    return ip;
   }
 
   /** The IPv4 number parser: decimal, 0-prefixed octal, 0x-prefixed hex; -1 on failure. */

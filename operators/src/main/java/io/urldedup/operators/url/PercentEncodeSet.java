@@ -7,11 +7,10 @@ package io.urldedup.operators.url;
  */
 final class PercentEncodeSet {
 
-  /** C0 controls and everything above U+007E. */
-  static final boolean[] C0_CONTROL = set("");
-  /** Query set: C0 control set and space, ", #, &lt;, &gt;. */
-  static final boolean[] QUERY = set(" \"#<>");
-  /** Special-query set (http, https): query set and '. */
+  /**
+   * Special-query set (http, https): the query set (C0 controls, bytes above U+007E, space, ",
+   * #, &lt;, &gt;) and '.
+   */
   static final boolean[] SPECIAL_QUERY = set(" \"#<>'");
   /** Path set: query set and ?, ^, `, {, }. */
   static final boolean[] PATH = set(" \"#<>?^`{}");

@@ -419,6 +419,6 @@ public final class WhatwgUrlParser {
   }
 
   private static String clip(String s) {
-    return s.length() <= MAX_DETAIL ? s : s.substring(0, MAX_DETAIL) + "...";
+    return UrlRejectedException.clip(s, MAX_DETAIL);
   }
 }

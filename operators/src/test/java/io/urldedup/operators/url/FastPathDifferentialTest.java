@@ -33,8 +33,23 @@ class FastPathDifferentialTest {
     "http://www.example.com/?utm_source=x&sid=2", "http://example.com/x;jsessionid=1",
   };
 
-  private static final byte[] ALPHABET =
-      "aZ09-._~%/\\?#&=;:@[]. \t\"'<>^`{|}AF2e5cx".getBytes(UTF_8);
+  /**
+   * What an edit inserts: ASCII bytes, the UTF-8 of a non-ASCII letter (é, two bytes) and a lone
+   * 0x80 (a continuation byte; the decoder rejects malformed UTF-8 before canonicalizing, but the
+   * fast path must not take any non-ASCII byte for canonical).
+   */
+  private static final byte[][] ALPHABET = alphabet();
+
+  private static byte[][] alphabet() {
+    byte[] ascii = "aZ09-._~%/\\?#&=;:@[]. \t\"'<>^`{|}AF2e5cx".getBytes(UTF_8);
+    byte[][] a = new byte[ascii.length + 2][];
+    for (int i = 0; i < ascii.length; i++) {
+      a[i] = new byte[] {ascii[i]};
+    }
+    a[ascii.length] = "\u00e9".getBytes(UTF_8);
+    a[ascii.length + 1] = new byte[] {(byte) 0x80};
+    return a;
+  }
 
   @Test
   void fastPathEqualsParser() throws Exception {
@@ -86,23 +101,25 @@ class FastPathDifferentialTest {
     assertTrue(accepted > cases / 10, "accepted " + accepted);
   }
 
-  /** The URL, or one to three random byte edits of it (replace, insert, delete, case flip). */
+  /**
+   * The URL, or one to three random edits of it: replace a byte by an {@link #ALPHABET} entry,
+   * insert one, delete a byte, flip a letter's case.
+   */
   private static byte[] mutate(byte[] u, SplittableRandom r) {
     int edits = r.nextInt(4);
     byte[] b = u;
     for (int k = 0; k < edits && b.length > 1; k++) {
       int at = r.nextInt(b.length);
-      byte c = ALPHABET[r.nextInt(ALPHABET.length)];
-      switch (r.nextInt(4)) {
-        case 0:
-          b = b.clone();
-          b[at] = c;
-          break;
-        case 1: {
-          byte[] n = new byte[b.length + 1];
+      byte[] c = ALPHABET[r.nextInt(ALPHABET.length)];
+      int op = r.nextInt(4);
+      switch (op) {
+        case 0: // replace
+        case 1: { // insert
+          int removed = op == 0 ? 1 : 0;
+          byte[] n = new byte[b.length - removed + c.length];
           System.arraycopy(b, 0, n, 0, at);
-          n[at] = c;
-          System.arraycopy(b, at, n, at + 1, b.length - at);
+          System.arraycopy(c, 0, n, at, c.length);
+          System.arraycopy(b, at + removed, n, at + c.length, b.length - at - removed);
           b = n;
           break;
         }

@@ -51,6 +51,40 @@ class RulesTest {
   }
 
   @Test
+  void globMatchesLikeAnchoredWildcards() {
+    assertTrue(StripParams.glob("utm_*", "utm_"));
+    assertTrue(StripParams.glob("utm_*", "UTM_Source"));
+    assertFalse(StripParams.glob("utm_*", "xutm_a"));
+    assertTrue(StripParams.glob("*_ga", "_ga"));
+    assertFalse(StripParams.glob("*_ga", "_gax"));
+    assertTrue(StripParams.glob("a*b*c", "aXXbYbZc"));
+    assertFalse(StripParams.glob("a*b*c", "aXXbYbZ"));
+    assertTrue(StripParams.glob("a**", "a"));
+    assertTrue(StripParams.glob("*", "anything"));
+    assertFalse(StripParams.glob("ab", "a"));
+    assertFalse(StripParams.glob("a", "ab"));
+    assertTrue(StripParams.glob("*a*a*a*", "xaxaxa"));
+    assertFalse(StripParams.glob("*a*a*a*", "xaxax"));
+    // ASCII-only case folding, as the regex it replaces (CASE_INSENSITIVE without UNICODE_CASE)
+    assertFalse(StripParams.glob("\u00e9", "\u00c9"));
+  }
+
+  /**
+   * A long name that almost matches a pattern of many stars: a regex of {@code .*} per star
+   * backtracks in O(n^stars); the glob is O(pattern x name) = 10^6 character steps here, well
+   * under a second on any machine (the bound is 10 s only to be immune to a loaded CI host).
+   */
+  @Test
+  void globIsNotPolynomialInStars() {
+    String pattern = "*a*a*a*a*a*a*a*a*b";
+    String name = "a".repeat(50_000);
+    long t0 = System.nanoTime();
+    assertFalse(new StripParams(List.of(pattern)).matches(name));
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertTrue(ms < 10_000, "glob took " + ms + " ms");
+  }
+
+  @Test
   void stripWww() {
     assertEquals("example.com", StripWww.apply("www.example.com"));
     assertEquals("example.co.uk", StripWww.apply("www.www.example.co.uk"));

@@ -20,16 +20,26 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 /**
  * The embedded mode's source: one local file (bounded, checkpointed as a byte offset, so a run
  * with checkpointing resumes where it was) or stdin ({@code -}: an unbounded stream, read as it
- * arrives, until its end or a stop signal). One record per line ({@link LineReader}); one reader
- * reads, the decoder fans out after it. What a line becomes is the {@link LineHook}'s: by
- * default a record with origin {@code name:line}.
+ * arrives, until its end or a stop signal). One record per line ({@link LineReader}). What a line
+ * becomes is the {@link LineHook}'s: by default a record with origin {@code name:line}.
+ *
+ * <p>At source parallelism P a file of at least {@link #MIN_RANGE_BYTES} x 2 is read as up to P
+ * byte ranges ({@link LineRanges}), one reader each, so reading and decoding scale with P. Order
+ * then holds within a range only: like Kafka partitions, when a URL occurs in two ranges, which
+ * occurrence is emitted depends on timing (exactly one is, up to the filter's error). At
+ * parallelism 1, and for smaller files, one reader reads the file in order and the first
+ * occurrence is the one emitted.
  */
 public final class LineFileSource
     implements Source<RawRecord, LineSplit, Collection<LineSplit>>, ResultTypeQueryable<RawRecord> {
 
+  /** The smallest byte range worth a reader of its own. */
+  static final long MIN_RANGE_BYTES = 16L << 20;
+
   private final String path;
   private final String name;
   private final LineHook hook;
+  private final long minRangeBytes;
 
   /**
    * @param path a file, or {@code -} for stdin
@@ -40,9 +50,15 @@ public final class LineFileSource
   }
 
   public LineFileSource(String path, String name, LineHook hook) {
+    this(path, name, hook, MIN_RANGE_BYTES);
+  }
+
+  /** @param minRangeBytes the smallest byte range read by a reader of its own (tests) */
+  LineFileSource(String path, String name, LineHook hook, long minRangeBytes) {
     this.path = path;
     this.name = name;
     this.hook = hook;
+    this.minRangeBytes = minRangeBytes;
   }
 
   @Override
@@ -58,7 +74,17 @@ public final class LineFileSource
   @Override
   public SplitEnumerator<LineSplit, Collection<LineSplit>> createEnumerator(
       SplitEnumeratorContext<LineSplit> context) {
-    return new LineSplitEnumerator(context, List.of(new LineSplit(path, name, 0, 0)));
+    LineSplit whole = new LineSplit(path, name, 0, 0);
+    if (whole.isStdin() || context.currentParallelism() == 1) {
+      return new LineSplitEnumerator(context, List.of(whole));
+    }
+    List<LineSplit> ranges;
+    try {
+      ranges = LineRanges.split(path, name, context.currentParallelism(), minRangeBytes);
+    } catch (IOException e) {
+      ranges = List.of(whole); // the reader reports what is wrong with the file
+    }
+    return new LineSplitEnumerator(context, ranges);
   }
 
   @Override
@@ -87,17 +113,30 @@ public final class LineFileSource
     out.writeUTF(s.name);
     out.writeLong(s.offset);
     out.writeLong(s.lines);
+    out.writeLong(s.end);
+    out.writeInt(s.index);
   }
 
-  private static LineSplit read(DataInputDeserializer in) throws IOException {
-    return new LineSplit(in.readUTF(), in.readUTF(), in.readLong(), in.readLong());
+  /** Version 1 has no range: the split runs to the end of the file. */
+  private static LineSplit read(DataInputDeserializer in, int version) throws IOException {
+    String path = in.readUTF();
+    String name = in.readUTF();
+    long offset = in.readLong();
+    long lines = in.readLong();
+    if (version == 1) {
+      return new LineSplit(path, name, offset, lines);
+    }
+    return new LineSplit(path, name, offset, lines, in.readLong(), in.readInt());
   }
 
-  /** Version 1: path, name (UTF), offset, lines (long). */
+  /**
+   * Version 2: path, name (UTF), offset, lines, end (long), index (int). Version 1 (no end, no
+   * index: a whole-file split) is still read.
+   */
   static final class SplitSerializer implements SimpleVersionedSerializer<LineSplit> {
     @Override
     public int getVersion() {
-      return 1;
+      return 2;
     }
 
     @Override
@@ -109,18 +148,18 @@ public final class LineFileSource
 
     @Override
     public LineSplit deserialize(int version, byte[] bytes) throws IOException {
-      if (version != 1) {
-        throw new IOException("unknown line split version " + version + " (this build reads 1)");
+      if (version != 1 && version != 2) {
+        throw new IOException("unknown line split version " + version + " (this build reads 1, 2)");
       }
-      return read(new DataInputDeserializer(bytes));
+      return read(new DataInputDeserializer(bytes), version);
     }
   }
 
-  /** Version 1: count (int), then the splits as {@link SplitSerializer} writes them. */
+  /** Version 2: count (int), then the splits as {@link SplitSerializer} writes them (1: its v1). */
   static final class CheckpointSerializer implements SimpleVersionedSerializer<Collection<LineSplit>> {
     @Override
     public int getVersion() {
-      return 1;
+      return 2;
     }
 
     @Override
@@ -135,14 +174,14 @@ public final class LineFileSource
 
     @Override
     public Collection<LineSplit> deserialize(int version, byte[] bytes) throws IOException {
-      if (version != 1) {
-        throw new IOException("unknown line source checkpoint version " + version + " (this build reads 1)");
+      if (version != 1 && version != 2) {
+        throw new IOException("unknown line source checkpoint version " + version + " (this build reads 1, 2)");
       }
       DataInputDeserializer in = new DataInputDeserializer(bytes);
       int n = in.readInt();
       List<LineSplit> splits = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        splits.add(read(in));
+        splits.add(read(in, version));
       }
       return splits;
     }

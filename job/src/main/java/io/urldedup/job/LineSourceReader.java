@@ -21,8 +21,8 @@ import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
 
 /**
- * Reads {@link LineSplit}s: a file in the task's thread, one line per {@link #pollNext} (the file's
- * length at open bounds it), stdin through a {@link StdinPump} (a thread of its own, so a quiet
+ * Reads {@link LineSplit}s: a file or a byte range of it in the task's thread, one line per
+ * {@link #pollNext} (the range's end, or the file's length at open, bounds it), stdin through a {@link StdinPump} (a thread of its own, so a quiet
  * pipe never blocks the task). Snapshots hold the byte offset after the last record emitted.
  *
  * <p>{@link #endAllInputs} (a stop signal, see {@link StopSignals}) ends the input of every reader
@@ -154,7 +154,8 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
     }
     file.position(Math.min(split.offset, size));
     InputStream in = Channels.newInputStream(file);
-    lines = new LineReader(in, split.offset, split.lines, afterCr, Math.max(0, size - split.offset), hook);
+    long end = Math.min(size, split.end);
+    lines = new LineReader(in, split.offset, split.lines, afterCr, Math.max(0, end - split.offset), hook);
   }
 
   private void finish(long count) throws IOException {

@@ -8,7 +8,10 @@ import java.util.Queue;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 
-/** Hands the input's one split to the reader that asks; then there are no more. */
+/**
+ * Hands out the input's splits (one, or a file's byte ranges, see {@link LineRanges}): range i to
+ * reader i when it asks, else any left; then there are no more.
+ */
 final class LineSplitEnumerator implements SplitEnumerator<LineSplit, Collection<LineSplit>> {
 
   private final SplitEnumeratorContext<LineSplit> context;
@@ -24,7 +27,14 @@ final class LineSplitEnumerator implements SplitEnumerator<LineSplit, Collection
 
   @Override
   public void handleSplitRequest(int subtask, String requesterHostname) {
-    LineSplit next = remaining.poll();
+    LineSplit next = null;
+    for (LineSplit s : remaining) {
+      if (s.index == subtask) {
+        next = s;
+        break;
+      }
+    }
+    next = next != null && remaining.remove(next) ? next : remaining.poll();
     if (next != null) {
       context.assignSplit(next, subtask);
     } else {

@@ -333,7 +333,9 @@ public final class UrlDedupJob {
     DataStream<RawRecord> source = (state == null
         ? env.fromSource(file, WatermarkStrategy.noWatermarks(), sourceName)
         : env.fromSource(state.hold(file), WatermarkStrategy.noWatermarks(), sourceName, file.getProducedType()))
-        .setParallelism(1)
+        // a file is read as byte ranges, one reader each (LineFileSource); stdin has one reader, and
+        // so has a run that ends in a savepoint (--state): its source holds at the end of one input
+        .setParallelism(stdin || state != null ? 1 : env.getParallelism())
         .uid(state == null ? "file-source" : state.sourceUid());
     LineSink<UrlRecord> out = new LineSink<>("--output", c.output, r -> r.value);
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null

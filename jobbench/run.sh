@@ -16,7 +16,10 @@
 # JOBBENCH_FLAGS (extra flags for every run), JOBBENCH_STABLE_FLAGS (--memory 16m),
 # JOBBENCH_SCALABLE_FLAGS (--capacity <unique URLs + 10%>; every other setting is the job's default),
 # JOBBENCH_URLDEDUP_INCREMENTAL (true; false: full checkpoints for the urldedup runs), JOBBENCH_JFR=1,
-# JOBBENCH_SKIP_BUILD=1, JOBBENCH_LIB (an earlier OUTDIR/lib: run that code, e.g. a baseline).
+# JOBBENCH_SKIP_BUILD=1, JOBBENCH_LIB (an earlier OUTDIR/lib: run that code, e.g. a baseline),
+# JOBBENCH_BASE (an earlier OUTDIR, e.g. the parallelism 1 runs: the report adds each rate against it).
+# JOBBENCH_FLAGS="--parallelism P" reads the file as P byte ranges (one reader each) and runs P
+# keyed subtasks, each with its own sink writer.
 set -euo pipefail
 
 if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
@@ -83,14 +86,15 @@ JAVA=(java -Xms1g "-Xmx$XMX" -XX:+UseG1GC "${OPENS[@]}"
 # ---- input: generated once per (records, unique, seed) ----
 mkdir -p "$DATA"
 BASE="$DATA/crawl-$RECORDS-$UNIQUE-$SEED"
-if [[ ! -f "$BASE.bits" ]]; then
+BITS="$BASE.pages.bits"  # first-occurrence bits and page ids (TruthBits)
+if [[ ! -f "$BITS" ]]; then
   echo "generating $RECORDS lines, $UNIQUE unique URLs into $BASE.txt ..." >&2
   "${JAVA[@]}" io.urldedup.samples.CrawlStreamGenerator --lines "$RECORDS" --unique-target "$UNIQUE" \
     --seed "$SEED" --output "$BASE.txt.tmp" --truth "$BASE.truth.tmp" >&2
-  "${JAVA[@]}" io.urldedup.jobbench.TruthBits "$BASE.truth.tmp" "$BASE.bits.tmp" >&2
+  "${JAVA[@]}" io.urldedup.jobbench.TruthBits "$BASE.truth.tmp" "$BITS.tmp" >&2
   mv "$BASE.txt.tmp" "$BASE.txt"
-  rm -f "$BASE.truth.tmp"  # the bit set is all the sink needs
-  mv "$BASE.bits.tmp" "$BASE.bits"
+  rm -f "$BASE.truth.tmp"  # the bit set and page ids are all the sink needs
+  mv "$BITS.tmp" "$BITS"
 fi
 
 # ---- machine and load ----
@@ -129,7 +133,7 @@ for backend in "${BACKEND_LIST[@]}"; do
     load0=$(cut -d' ' -f1 /proc/loadavg)
     set +e
     timeout --kill-after=30 "$((TIMEOUT + 60))" "${JAVA[@]}" "${jfr[@]}" io.urldedup.jobbench.JobBench \
-      --job "$job" --backend "$backend" --input "$BASE.txt" --truth-bits "$BASE.bits" \
+      --job "$job" --backend "$backend" --input "$BASE.txt" --truth-bits "$BITS" \
       --work "$work" --out "$OUT/$name.properties" --interval "$INTERVAL" --timeout "${TIMEOUT}s" \
       "${flags[@]}" > "$OUT/$name.log" 2>&1
     rc=$?
@@ -146,5 +150,5 @@ for backend in "${BACKEND_LIST[@]}"; do
   done
 done
 echo "loadAfter=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/machine.properties"
-"${JAVA[@]}" io.urldedup.jobbench.Report "$OUT" > "$OUT/report.md"
+"${JAVA[@]}" io.urldedup.jobbench.Report "$OUT" ${JOBBENCH_BASE:-} > "$OUT/report.md"
 cat "$OUT/report.md"

@@ -150,16 +150,19 @@ public final class JobBench {
     DataStream<RawRecord> source = env
         .fromSource(new LineFileSource(input, input, new NumberedLines()),
             WatermarkStrategy.noWatermarks(), "lines")
-        .uid("lines").setParallelism(1);
+        // at parallelism P the file is read as P byte ranges (LineFileSource), as the job reads it
+        .uid("lines").setParallelism(parallelism);
     TruthSink sink = new TruthSink(truthBits);
     switch (job) {
+      // the sink is chained to the keyed operator (a writer per subtask): a sink of parallelism 1
+      // behind P keyed subtasks would add a network hop that parallelism 1 does not have
       case IDENTITY -> decode(source, config, hashOnly)
           .keyBy(new ShardKey(), Types.INT)
-          .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
+          .sinkTo(sink).uid("truth").name("truth");
       case EXACT -> decode(source, config, hashOnly)
           .keyBy(new UrlKey(), Types.STRING)
           .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class)).uid("exact").name("exact")
-          .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
+          .sinkTo(sink).uid("truth").name("truth");
       case STABLE, SCALABLE -> {
         if (hashOnly) {
           // DedupPipeline's graph with the hash-only decode in front
@@ -168,10 +171,10 @@ public final class JobBench {
               .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(config.perShardSpec(),
                   config.decodeConfig().urlMapping(), config.cachePages(), config.allowCanonicalizationChange))
               .uid(DedupPipeline.UID_DEDUP)
-              .sinkTo(sink).uid("truth").name("truth").setParallelism(1);
+              .sinkTo(sink).uid("truth").name("truth");
         } else {
           DedupPipeline.build(source, sink, null, config.perShardSpec(), config.decodeConfig(),
-              config.cachePages(), config.allowCanonicalizationChange).out().setParallelism(1);
+              config.cachePages(), config.allowCanonicalizationChange);
         }
       }
       default -> throw new AssertionError(job);
@@ -204,7 +207,7 @@ public final class JobBench {
         jr = mc.requestJobResult(id).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
         // report how far it got: the rate so far, CPU so far, the checkpoints so far
-        long lines = BenchProbe.linesRead;
+        long lines = BenchProbe.linesRead.sum();
         long now = System.nanoTime();
         CheckpointStatsSnapshot stats = mc.getExecutionGraph(id).get().getCheckpointStatsSnapshot();
         long[] cpu = taskThreadCpu();
@@ -212,13 +215,13 @@ public final class JobBench {
         mc.cancelJob(id).get(60, TimeUnit.SECONDS);
         result.put("status", "timeout after " + timeout + " at line " + lines + " (partial)");
         result.put("partialLines", lines);
-        if (BenchProbe.firstRecordNanos != 0 && lines > 0) {
-          double secs = (now - BenchProbe.firstRecordNanos) / 1e9;
+        if (BenchProbe.firstRecordNanos.get() != 0 && lines > 0) {
+          double secs = (now - BenchProbe.firstRecordNanos.get()) / 1e9;
           result.put("processSeconds", String.format(Locale.ROOT, "%.2f", secs));
           result.put("recordsPerSecond", Math.round(lines / secs));
           result.put("decodeCpuUsPerRecord", us(cpu[0], lines));
           result.put("keyedCpuUsPerRecord", us(cpu[1], lines));
-          result.put("processCpuUsPerRecord", us(procCpu - BenchProbe.processCpuStart, lines));
+          result.put("processCpuUsPerRecord", us(procCpu - BenchProbe.processCpuStart.get(), lines));
         }
         finish(result, out, truth, stats, ckpt, wallStart);
         System.exit(3);
@@ -252,32 +255,43 @@ public final class JobBench {
   private static void finish(Map<String, Object> r, Path out, TruthBits truth, CheckpointStatsSnapshot stats,
       Path ckpt, long wallStart) throws IOException {
     r.put("wallSeconds", String.format(Locale.ROOT, "%.1f", (System.nanoTime() - wallStart) / 1e9));
-    long t0 = BenchProbe.firstRecordNanos;
-    long t1 = BenchProbe.endOfInputNanos;
-    if (t0 != 0 && t1 > t0 && !r.containsKey("partialLines")) {
+    long t0 = BenchProbe.firstRecordNanos.get();
+    long t1 = BenchProbe.endOfInputNanos.get();
+    boolean complete = !r.containsKey("partialLines");
+    if (t0 != 0 && t1 > t0 && complete) {
       double secs = (t1 - t0) / 1e9;
       r.put("processSeconds", String.format(Locale.ROOT, "%.2f", secs));
       r.put("recordsPerSecond", Math.round(truth.lines / secs));
     }
-    if (BenchProbe.sourceCpuEnd > 0 && !r.containsKey("partialLines")) {
-      r.put("decodeCpuUsPerRecord", us(BenchProbe.sourceCpuEnd - BenchProbe.sourceCpuStart, truth.lines));
+    if (BenchProbe.sourcesEnded.sum() > 0 && complete) {
+      r.put("decodeCpuUsPerRecord", us(BenchProbe.sourceCpu.sum(), truth.lines));
     }
-    if (BenchProbe.keyedCpuEnd > 0 && !r.containsKey("partialLines")) {
-      r.put("keyedCpuUsPerRecord", us(BenchProbe.keyedCpuEnd - BenchProbe.keyedCpuStart, truth.lines));
-      r.put("processCpuUsPerRecord", us(BenchProbe.processCpuEnd - BenchProbe.processCpuStart, truth.lines));
+    if (BenchProbe.writersEnded.sum() > 0 && complete) {
+      r.put("keyedCpuUsPerRecord", us(BenchProbe.keyedCpu.sum(), truth.lines));
+      r.put("processCpuUsPerRecord", us(BenchProbe.processCpuEnd.get() - BenchProbe.processCpuStart.get(), truth.lines));
     }
-    r.put("emitted", BenchProbe.emitted);
-    // a timed-out run: against the lines read (records still in flight count as FP, slightly)
-    long covered = r.containsKey("partialLines") ? (Long) r.get("partialLines") : truth.lines;
+    r.put("sourceReaders", BenchProbe.sourcesEnded.sum());
+    r.put("emitted", BenchProbe.emitted.sum());
+    // a timed-out run: against the lines read (records still in flight count as FP, slightly); with
+    // several readers the lines read are not a prefix: the per-line counts assume one reader
+    long covered = complete ? truth.lines : (Long) r.get("partialLines");
     long uniques = truth.uniquesBefore(covered);
-    long fp = uniques - BenchProbe.emittedFirsts;
+    long fp = uniques - BenchProbe.emittedFirsts.sum();
     long repeats = covered - uniques;
+    long fn = BenchProbe.emittedRepeats.sum();
     r.put("falsePositives", fp);
-    r.put("falseNegatives", BenchProbe.emittedRepeats);
+    r.put("falseNegatives", fn);
     r.put("fpr", String.format(Locale.ROOT, "%.6f", uniques == 0 ? 0.0 : (double) fp / uniques));
-    r.put("fnRate", String.format(Locale.ROOT, "%.6f", repeats == 0 ? 0.0 : (double) BenchProbe.emittedRepeats / repeats));
-    r.put("emittedTwice", BenchProbe.emittedTwice);
-    r.put("unnumbered", BenchProbe.unnumbered);
+    r.put("fnRate", String.format(Locale.ROOT, "%.6f", repeats == 0 ? 0.0 : (double) fn / repeats));
+    // per page: what holds whichever occurrence of a page comes first (parallel readers)
+    long pageFp = uniques - BenchProbe.urlsEmitted.sum();
+    long pageFn = BenchProbe.urlsEmittedAgain.sum();
+    r.put("pageFalsePositives", pageFp);
+    r.put("pageFalseNegatives", pageFn);
+    r.put("pageFpr", String.format(Locale.ROOT, "%.6f", uniques == 0 ? 0.0 : (double) pageFp / uniques));
+    r.put("pageFnRate", String.format(Locale.ROOT, "%.6f", repeats == 0 ? 0.0 : (double) pageFn / repeats));
+    r.put("emittedTwice", BenchProbe.emittedTwice.sum());
+    r.put("unnumbered", BenchProbe.unnumbered.sum());
     if (stats != null) {
       checkpoints(r, truth, stats);
     }
@@ -308,18 +322,32 @@ public final class JobBench {
     StringBuilder all = new StringBuilder();
     AbstractCheckpointStats last = null;
     long lastLines = 0;
+    long lastUniques = 0;
     double max = 0;
     double sum = 0;
     int half = 0;
     for (AbstractCheckpointStats s : done) {
-      Long lines = BenchProbe.linesAtCheckpoint.get(s.getCheckpointId());
-      long l = lines == null ? covered : lines;
-      long u = truth.uniquesBefore(l);
+      // the lines read before the barrier: each reader's range [first, next); one reader: a prefix
+      List<long[]> ranges = BenchProbe.rangesAtCheckpoint.get(s.getCheckpointId());
+      long l = 0;
+      long u = 0;
+      if (ranges == null) {
+        l = covered;
+        u = truth.uniquesBefore(l);
+      } else {
+        synchronized (ranges) {
+          for (long[] range : ranges) {
+            l += range[1] - range[0];
+            u += truth.uniquesIn(range[0], range[1]);
+          }
+        }
+      }
       all.append(s.getCheckpointId()).append(':').append(l).append(':').append(u)
           .append(':').append(s.getStateSize()).append(':').append(s.getCheckpointedSize()).append(' ');
       if (l >= lastLines) {
         last = s;
         lastLines = l;
+        lastUniques = u;
       }
       if (2 * l >= covered(r, truth) && u > 0) {
         double b = (double) s.getStateSize() / u;
@@ -331,7 +359,7 @@ public final class JobBench {
     r.put("checkpointsCompleted", done.size());
     r.put("checkpoints", all.toString().trim());
     if (last != null) {
-      long u = truth.uniquesBefore(lastLines);
+      long u = lastUniques;
       r.put("ckptId", last.getCheckpointId());
       r.put("ckptLines", lastLines);
       r.put("ckptUniques", u);
@@ -350,16 +378,18 @@ public final class JobBench {
     return r.containsKey("partialLines") ? (Long) r.get("partialLines") : truth.lines;
   }
 
-  /** CPU time so far of the source+decode task thread and of the keyed (sink writer) task thread. */
+  /** CPU time so far of the source+decode task threads and of the keyed (sink writer) task threads. */
   private static long[] taskThreadCpu() {
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-    long[] cpu = new long[2];
+    long[] cpu = {BenchProbe.sourceCpu.sum(), BenchProbe.keyedCpu.sum()}; // threads that ended
     for (Thread t : Thread.getAllStackTraces().keySet()) {
       String n = t.getName();
-      if (n.startsWith("Source: lines")) {
-        cpu[0] += Math.max(0, mx.getThreadCpuTime(t.getId()) - BenchProbe.sourceCpuStart);
-      } else if (n.contains(": Writer (")) {
-        cpu[1] += Math.max(0, mx.getThreadCpuTime(t.getId()) - BenchProbe.keyedCpuStart);
+      Long s0 = BenchProbe.sourceCpuStartByThread.get(t.getId());
+      Long k0 = BenchProbe.keyedCpuStartByThread.get(t.getId());
+      if (s0 != null) {
+        cpu[0] += Math.max(0, mx.getThreadCpuTime(t.getId()) - s0);
+      } else if (k0 != null) {
+        cpu[1] += Math.max(0, mx.getThreadCpuTime(t.getId()) - k0);
       }
     }
     return cpu;

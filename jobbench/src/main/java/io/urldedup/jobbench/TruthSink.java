@@ -3,19 +3,24 @@ package io.urldedup.jobbench;
 import io.urldedup.operators.UrlRecord;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.BitSet;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /**
- * Counts what a job emits against the truth: an emitted first occurrence is right, an emitted
- * repeat is a false negative (a duplicate let through), a first occurrence never emitted is a
- * false positive (a new URL suppressed). Parallelism 1: one bit set of the whole stream.
+ * Counts what a job emits against the truth. Per line: an emitted first occurrence is right, an
+ * emitted repeat is a false negative (a duplicate let through), a first occurrence never emitted
+ * is a false positive (a new URL suppressed). Per page (the truth's canonical URL): a page emitted
+ * again is a false negative, a page never emitted a false positive; this is the count that holds
+ * when parallel readers decide which occurrence comes first. One writer per dedup subtask (chained
+ * to it); the bit sets are shared by the writers of this JVM.
  */
 final class TruthSink implements Sink<UrlRecord> {
 
   private static final long serialVersionUID = 1L;
+
+  private static BenchProbe.Bits seenLines;
+  private static BenchProbe.Bits emittedPages;
 
   private final String truthBits;
 
@@ -25,30 +30,41 @@ final class TruthSink implements Sink<UrlRecord> {
 
   @Override
   public SinkWriter<UrlRecord> createWriter(WriterInitContext context) throws IOException {
-    return new Writer(TruthBits.read(Path.of(truthBits)).firsts);
+    TruthBits truth = TruthBits.read(Path.of(truthBits));
+    synchronized (TruthSink.class) {
+      if (seenLines == null) {
+        seenLines = new BenchProbe.Bits(truth.lines);
+        emittedPages = new BenchProbe.Bits(truth.lines);
+      }
+    }
+    return new Writer(truth, seenLines, emittedPages);
   }
 
   private static final class Writer implements SinkWriter<UrlRecord> {
-    private final BitSet firsts;
-    private final BitSet seen = new BitSet();
-    private long emitted;
-    private long firstsOk;
-    private long repeats;
-    private long twice;
-    private long unnumbered;
+    private final TruthBits truth;
+    private final BenchProbe.Bits seen;
+    private final BenchProbe.Bits pages;
+    private boolean started;
+    private boolean ended;
+    private long cpuStart;
 
-    Writer(BitSet firsts) {
-      this.firsts = firsts;
+    Writer(TruthBits truth, BenchProbe.Bits seen, BenchProbe.Bits pages) {
+      this.truth = truth;
+      this.seen = seen;
+      this.pages = pages;
     }
 
     @Override
     public void write(UrlRecord r, Context context) {
-      if (emitted++ == 0) {
-        BenchProbe.keyedCpuStart = BenchProbe.threadCpu();
+      if (!started) {
+        started = true;
+        cpuStart = BenchProbe.threadCpu();
+        BenchProbe.keyedCpuStartByThread.put(Thread.currentThread().getId(), cpuStart);
       }
+      BenchProbe.emitted.increment();
       byte[] b = r.headers.lastValue(NumberedLines.LINE_HEADER);
       if (b == null || b.length != 8) {
-        unnumbered++;
+        BenchProbe.unnumbered.increment();
         return;
       }
       long n = 0;
@@ -56,42 +72,37 @@ final class TruthSink implements Sink<UrlRecord> {
         n = (n << 8) | (b[i] & 0xFF);
       }
       int line = (int) n;
-      if (seen.get(line)) {
-        twice++; // only after a replay; the runs do not restart
+      if (seen.getAndSet(line)) {
+        BenchProbe.emittedTwice.increment(); // only after a replay; the runs do not restart
         return;
       }
-      seen.set(line);
-      if (firsts.get(line)) {
-        firstsOk++;
+      if (truth.firsts.get(line)) {
+        BenchProbe.emittedFirsts.increment();
       } else {
-        repeats++;
+        BenchProbe.emittedRepeats.increment();
       }
-      if ((emitted & 0xFFF) == 0) {
-        publish(); // a run cut by its timeout still reports its accuracy so far
+      if (pages.getAndSet(truth.ids[line])) {
+        BenchProbe.urlsEmittedAgain.increment();
+      } else {
+        BenchProbe.urlsEmitted.increment();
       }
     }
 
     @Override
     public void flush(boolean endOfInput) {
-      if (endOfInput && BenchProbe.endOfInputNanos == 0) {
-        BenchProbe.endOfInputNanos = System.nanoTime();
-        BenchProbe.keyedCpuEnd = BenchProbe.threadCpu();
-        BenchProbe.processCpuEnd = BenchProbe.processCpu();
+      if (endOfInput && !ended) {
+        ended = true;
+        BenchProbe.max(BenchProbe.endOfInputNanos, System.nanoTime());
+        if (started) {
+          BenchProbe.keyedCpu.add(BenchProbe.threadCpu() - cpuStart);
+          BenchProbe.keyedCpuStartByThread.remove(Thread.currentThread().getId());
+        }
+        BenchProbe.max(BenchProbe.processCpuEnd, BenchProbe.processCpu());
+        BenchProbe.writersEnded.increment();
       }
-      publish();
-    }
-
-    private void publish() {
-      BenchProbe.emitted = emitted;
-      BenchProbe.emittedFirsts = firstsOk;
-      BenchProbe.emittedRepeats = repeats;
-      BenchProbe.emittedTwice = twice;
-      BenchProbe.unnumbered = unnumbered;
     }
 
     @Override
-    public void close() {
-      publish();
-    }
+    public void close() {}
   }
 }

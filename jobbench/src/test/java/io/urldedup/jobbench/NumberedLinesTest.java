@@ -37,7 +37,10 @@ class NumberedLinesTest {
     buf[2] = 'X';
     assertEquals('h', r.value[0], "the record keeps its own copy");
     hook.snapshot(7, 42);
-    assertEquals(42L, BenchProbe.linesAtCheckpoint.get(7L));
+    // this reader's range of lines read before checkpoint 7: from its first line to 42
+    long[] range = BenchProbe.rangesAtCheckpoint.get(7L).get(0);
+    assertEquals(0x0102030405060708L, range[0]);
+    assertEquals(42L, range[1]);
   }
 
   @Test
@@ -55,5 +58,8 @@ class NumberedLinesTest {
     assertEquals(1, back.uniquesBefore(2));
     assertEquals(2, back.uniquesBefore(3));
     assertEquals(3, back.uniquesBefore(99));
+    assertEquals(1, back.uniquesIn(1, 3));
+    // page ids in order of first occurrence, the same for every occurrence of a page
+    assertArrayEquals(new int[] {0, 0, 1, 1, 2}, back.ids);
   }
 }

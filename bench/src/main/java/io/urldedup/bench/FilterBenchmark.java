@@ -1,6 +1,9 @@
 package io.urldedup.bench;
 
 import com.google.common.hash.BloomFilter;
+import io.urldedup.state.AgedBloomFilter;
+import io.urldedup.state.AgedClock;
+import io.urldedup.state.AgedMath;
 import io.urldedup.state.BlockedBloomFilter;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterMath;
@@ -40,8 +43,11 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>blocked: {@link BlockedBloomFilter} at 1% (k and bits/URL from the blocked model);
  *   <li>stable: d = 3 stable filter at 1% stable FPR;
- *   <li>aged: 1% aged filter, count window, default generations (k = 7-8, l = 50-51), sized to
- *       the bytes; at 1 MiB filled for k + l generations (every slice at its design load);
+ *   <li>aged: 1% aged filter, count window, default generations and row size (layout 2: k = 7,
+ *       l = 50, rows of 4 cache lines, 35-bit segments), sized to the bytes; at 1 MiB filled for
+ *       k + l generations (every slice at its design load);
+ *   <li>aged1: the same with layout 1 (a 64-bit word per slice, page stamps: state written before
+ *       layout 2), sized by the same rule for 64-bit segments;
  *   <li>scalable: 1% scalable filter with 4 slices (1 + 2 + 4 + 8 first-slice capacities ~ the size),
  *       slices 0-2 filled, so an operation tests 4 slices;
  *   <li>guava: Guava's {@code BloomFilter} over the URL bytes ({@link PooledUrl}'s funnel, the bytes
@@ -76,7 +82,7 @@ public class FilterBenchmark {
   static final double EPS = 0.01;
   static final int BATCH = 16;
 
-  @Param({"blocked", "stable", "scalable", "aged", "guava", "onemiss"})
+  @Param({"blocked", "stable", "scalable", "aged", "aged1", "guava", "onemiss"})
   public String kind;
 
   @Param({"1", "256"})
@@ -147,15 +153,17 @@ public class FilterBenchmark {
           }
         }
       }
-      case "aged" -> {
+      case "aged", "aged1" -> {
         // count window sized to fill the bytes: rows = pages x rows per page, g = rows x lambda
-        io.urldedup.state.AgedMath.Sizing sz = io.urldedup.state.AgedMath.sizing(EPS, 0,
-            io.urldedup.state.AgedMath.DEFAULT_SLACK);
-        long rows = bytes / PageStore.PAGE_BYTES * ((PageStore.PAGE_WORDS - 1) / (sz.k() + sz.l()));
+        AgedMath.Sizing sz = kind.equals("aged") ? AgedMath.sizing(EPS, 0, AgedMath.DEFAULT_SLACK)
+            : AgedMath.sizing(EPS, 0, AgedMath.DEFAULT_SLACK, 0);
+        AgedMath.Geometry shape = AgedMath.geometry(EPS, 0, AgedMath.DEFAULT_SLACK, 1000, sz.rowLines());
+        long rows = bytes / PageStore.PAGE_BYTES * shape.rowsPerPage();
         long g = (long) (rows * sz.lambda());
-        FilterSpec spec = FilterSpec.agedCount(EPS, g * sz.l(), 0);
-        filter = Filters.open(spec.newHeader(hasher.seedFingerprint()), store);
-        touch(store, spec.agedGeometry().pages(), 0);
+        AgedMath.Geometry geometry = sz.rowLines() == 0 ? new AgedMath.Geometry(sz.k(), sz.l(), rows, g)
+            : AgedMath.Geometry.lineRows(sz.rowLines(), sz.k(), sz.l(), rows, g);
+        filter = AgedBloomFilter.open(geometry, new AgedClock(), false, store);
+        touch(store, geometry.pages(), 0);
         if (sizeMiB == 1) {
           // k + l generations: every slice holds its design load
           for (long i = 0; i < (long) (sz.k() + sz.l()) * g; i++) {

@@ -34,7 +34,7 @@ public final class ForgettingComparison {
 
     int l = AgedMath.sizing(eps, 0, AgedMath.DEFAULT_SLACK).l();
     AgedMath.Geometry g = AgedMath.geometry(eps, 0, AgedMath.DEFAULT_SLACK, (window + l - 1) / l);
-    AgedBloomFilter aged = new AgedBloomFilter(g, new AgedClock(), false, new HeapPageStore());
+    AgedBloomFilter aged = AgedBloomFilter.open(g, new AgedClock(), false, new HeapPageStore());
     long bytes = g.bytes();
     DedupFilter stable = Filters.open(FilterSpec.stable(eps, bytes, 2).newHeader(1), new HeapPageStore());
 
@@ -58,8 +58,9 @@ public final class ForgettingComparison {
     }
     System.out.printf(Locale.ROOT, "stream: %,d lines, %,d distinct, seed %d; %.1f s%n", lines, gen.distinct(), seed,
         (System.nanoTime() - t0) / 1e9);
-    System.out.printf(Locale.ROOT, "aged: k=%d l=%d rows=%d g=%d, guaranteed window %,d new URLs, slack %.0f%%,"
-            + " model FPR %.4f%%; stable: %s; memory %,d bytes each%n", g.k(), g.l(), g.rows(), g.generationSize(),
+    System.out.printf(Locale.ROOT, "aged: layout %d, %d-line rows, k=%d l=%d rows=%d g=%d, guaranteed window %,d new"
+            + " URLs, slack %.0f%%, model FPR %.4f%%; stable: %s; memory %,d bytes each%n", g.layout(), g.rowLines(),
+        g.k(), g.l(), g.rows(), g.generationSize(),
         g.guaranteedInserts(), 100 * g.slack(), 100 * g.fpr(), stable.header(), bytes);
     System.out.println("| filter | re-emissions inside the window | re-emissions | forgotten at age (windows): min / p1 / p10"
         + " / p50 / p90 / p99 | FPR on first occurrences |");

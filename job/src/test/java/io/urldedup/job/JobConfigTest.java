@@ -391,7 +391,7 @@ class JobConfigTest {
       assertEquals("aged", doc.get("filter").asText());
       var aged = doc.get("aged");
       for (String key : List.of("window", "windowMillis", "windowUrlsPerShard", "windowUrls", "ratePerShard", "rate",
-          "k", "l", "slices", "generationMillis", "generationUrlsPerShard", "urlsPerRowPerGeneration", "rowsPerShard",
+          "k", "l", "slices", "layout", "rowLines", "segmentBits", "bitsPerWindowUrl", "generationMillis", "generationUrlsPerShard", "urlsPerRowPerGeneration", "rowsPerShard",
           "pagesPerShard", "bytesPerShard", "totalBytes", "modelFpr", "guaranteedWindowMillis",
           "guaranteedWindowUrlsPerShard", "slack", "forgottenShare", "forgottenByGenerations", "forgottenByMillis",
           "forgottenByUrlsPerShard", "forgetting")) {

@@ -188,7 +188,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       throw new IllegalStateException(
           "DedupOperator runs on a stream keyed by the Integer shard: keyBy(r -> r.shard)");
     }
-    headerDescriptor = headerDescriptor();
+    // the job's serializer declares the newest header layout its headers need (a rollback reads the rest)
+    headerDescriptor = new ValueStateDescriptor<>(HEADER_STATE, FilterHeaderSerializer.forSpec(spec));
     headerState = context.getKeyedStateStore().getState(headerDescriptor);
     pageState = context.getKeyedStateStore().getMapState(pagesDescriptor());
     copyState = !getKeyedStateBackend().isSafeToReuseKVState();

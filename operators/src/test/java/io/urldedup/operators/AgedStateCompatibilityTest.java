@@ -38,13 +38,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  * restored with the current code: a count window and an event-time window, each written by both
  * backends and restored into both. Like {@link StateCompatibilityTest} for the other kinds.
  *
- * <p>The {@code -v3} files hold header layout 3 (a row is one 64-bit word per slice, pages
- * stamped with their generation), written by the build before the row-stamped layout and before
- * the sizing kept a Monte Carlo margin, so today's sizing chooses another geometry for the same
- * flags. A restored shard must go on with the geometry and the generation length it was written
- * with (asserted as literals here); the decisions must equal those of a reference filter of that
- * literal geometry, fed the same records with the same time steps. A URL of the window stays a
- * duplicate across the restore (hard), and comes back after the window's slack.
+ * <p>The {@code -v3} files hold header layout 3 (filter layout 1: a row is one 64-bit word per
+ * slice, pages stamped with their generation), written by the build before the row-stamped
+ * layout and before the sizing kept a Monte Carlo margin, so today's sizing chooses another
+ * geometry for the same flags. The {@code -v4} files hold header layout 4 (filter layout 2, rows
+ * of 4 cache lines). A restored shard must go on with the geometry and the generation length it
+ * was written with (asserted as literals here); the decisions must equal those of a reference
+ * filter of that literal geometry, fed the same records with the same time steps. A URL of the
+ * window stays a duplicate across the restore (hard), and comes back after the window's slack.
  *
  * <p>Regenerate only for a new header layout (new files next to these): remove {@code @Disabled}
  * from {@link #writeGoldenSnapshots}, run {@code mvn -pl operators -am test
@@ -140,12 +141,19 @@ class AgedStateCompatibilityTest {
     return decisions;
   }
 
-  /** The geometry the v3 files hold (literal: written by the sizing of that build). */
-  static AgedMath.Geometry v3Geometry(Window w) {
-    return w == Window.COUNT ? new AgedMath.Geometry(7, 50, 2, 4) : new AgedMath.Geometry(7, 50, 8, 24);
+  static final int[] VERSIONS = {3, 4};
+
+  /** The geometry the files of a header layout version hold (literal: written by the sizing of their build). */
+  static AgedMath.Geometry geometry(Window w, int version) {
+    if (version == 3) {
+      return w == Window.COUNT ? new AgedMath.Geometry(7, 50, 2, 4) : new AgedMath.Geometry(7, 50, 8, 24);
+    }
+    return w == Window.COUNT ? AgedMath.Geometry.lineRows(4, 7, 50, 3, 4)
+        : AgedMath.Geometry.lineRows(4, 7, 50, 15, 24);
   }
 
-  static final long V3_GENERATION_MILLIS = 1_200;
+  /** Both versions' time windows: 60 s in l = 50 generations. */
+  static final long GENERATION_MILLIS = 1_200;
 
   /**
    * The filters of the v3 files rebuilt over heap pages from the literal geometry: per shard, the
@@ -153,19 +161,22 @@ class AgedStateCompatibilityTest {
    */
   static final class Reference {
     final Window window;
+    final int version;
     final Map<Integer, AgedBloomFilter> filters = new HashMap<>();
 
-    Reference(Window window) {
+    Reference(Window window, int version) {
       this.window = window;
+      this.version = version;
     }
 
     List<Boolean> feed(List<Timed> records) {
       List<Boolean> out = new ArrayList<>();
       for (Timed t : records) {
         AgedBloomFilter f = filters.computeIfAbsent(t.record().shard,
-            s -> AgedBloomFilter.open(v3Geometry(window), new AgedClock(), window == Window.TIME, new HeapPageStore()));
+            s -> AgedBloomFilter.open(geometry(window, version), new AgedClock(), window == Window.TIME,
+                new HeapPageStore()));
         if (window == Window.TIME) {
-          f.advanceToEpoch(Math.floorDiv(t.ts() - EVENT.maxOutOfOrdernessMillis(), V3_GENERATION_MILLIS));
+          f.advanceToEpoch(Math.floorDiv(t.ts() - EVENT.maxOutOfOrdernessMillis(), GENERATION_MILLIS));
         }
         out.add(!f.testAndAdd(t.record().h1, t.record().h2));
       }
@@ -173,8 +184,8 @@ class AgedStateCompatibilityTest {
     }
   }
 
-  static OperatorSubtaskState golden(Window w, Backend writer) throws Exception {
-    String name = file(w, writer, 3);
+  static OperatorSubtaskState golden(Window w, Backend writer, int version) throws Exception {
+    String name = file(w, writer, version);
     URL resource = AgedStateCompatibilityTest.class.getClassLoader().getResource(name);
     assertTrue(resource != null, "missing " + name);
     assertTrue(Files.size(Paths.get(resource.toURI())) < 64 * 1024, name + ": golden file must stay small");
@@ -189,41 +200,52 @@ class AgedStateCompatibilityTest {
   @ParameterizedTest
   @EnumSource(Backend.class)
   void goldenSnapshotsRestoreWithTheirOwnGeometryAndTheSameDecisions(Backend backend) throws Exception {
-    for (Window w : Window.values()) {
-      for (Backend writer : Backend.values()) {
-        String what = w + " golden v3 written by " + writer + ", restored on " + backend;
-        var h = DedupOperatorTestKit.open(operator(w), backend, golden(w, writer));
-        DedupOperator op = (DedupOperator) h.getOperator();
-        Map<Integer, FilterHeader> stored = op.storedHeaders();
-        assertEquals(SHARDS, stored.size(), what);
-        for (FilterHeader header : stored.values()) {
-          assertEquals(v3Geometry(w), header.agedGeometry(), what + ": the geometry it was written with");
-          assertEquals(3, header.formatVersion(), what);
-          assertEquals(w == Window.TIME ? V3_GENERATION_MILLIS : 0, header.generationMillis(), what);
+    for (int version : VERSIONS) {
+      for (Window w : Window.values()) {
+        for (Backend writer : Backend.values()) {
+          restoreAndCheck(w, writer, version, backend);
         }
-        assertEquals(w == Window.COUNT ? List.of(12L, 16L) : List.of(25L, 25L), List.of(
-            stored.get(0).agedClock().generation(), stored.get(1).agedClock().generation()), what + ": clocks");
-        if (w == Window.TIME) {
-          // 52 + 68 inserts, steps of T0 + 29.75 s - 5 s (the last record's, both shards)
-          assertEquals(Math.floorDiv(T0 + 29_750 - 5_000, V3_GENERATION_MILLIS), stored.get(0).agedClock().epoch());
-        }
-        Reference ref = new Reference(w);
-        ref.feed(written());
-        List<Timed> later = later();
-        List<Boolean> expected = ref.feed(later);
-        List<Boolean> got = feed(h, w, later);
-        List<UrlRecord> records = later.stream().map(Timed::record).toList();
-        assertSameDecisions(expected, got, records, what);
-        assertEquals(0, DedupOperatorTestKit.count(got.subList(0, WRITTEN)), what + ": a URL of the window came back");
-        int again = DedupOperatorTestKit.count(got.subList(got.size() - WRITTEN, got.size()));
-        // forgotten by (1 + slack) x the window: >= 99%, less false positives (1%): 2% of 120 is 2.4
-        assertTrue(again >= WRITTEN - 5, what + ": re-emitted after the window: " + again);
-        h.close();
       }
     }
   }
 
-  @Disabled("generator: writes src/test/resources/dedup/aged-*-v3.bin; see the class comment")
+  private void restoreAndCheck(Window w, Backend writer, int version, Backend backend) throws Exception {
+    String what = w + " golden v" + version + " written by " + writer + ", restored on " + backend;
+    var h = DedupOperatorTestKit.open(operator(w), backend, golden(w, writer, version));
+    DedupOperator op = (DedupOperator) h.getOperator();
+    Map<Integer, FilterHeader> stored = op.storedHeaders();
+    assertEquals(SHARDS, stored.size(), what);
+    for (FilterHeader header : stored.values()) {
+      assertEquals(geometry(w, version), header.agedGeometry(), what + ": the geometry it was written with");
+      assertEquals(version, header.formatVersion(), what);
+      assertEquals(w == Window.TIME ? GENERATION_MILLIS : 0, header.generationMillis(), what);
+    }
+    if (version == 3) {
+      assertEquals(w == Window.COUNT ? List.of(12L, 16L) : List.of(25L, 25L), List.of(
+          stored.get(0).agedClock().generation(), stored.get(1).agedClock().generation()), what + ": clocks");
+    }
+    if (w == Window.TIME) {
+      // steps of T0 + 29.75 s - 5 s (the last record's, both shards)
+      assertEquals(Math.floorDiv(T0 + 29_750 - 5_000, GENERATION_MILLIS), stored.get(0).agedClock().epoch());
+    }
+    Reference ref = new Reference(w, version);
+    ref.feed(written());
+    for (int shard = 0; shard < SHARDS; shard++) {
+      assertEquals(ref.filters.get(shard).clock(), stored.get(shard).agedClock(), what + ": clock of shard " + shard);
+    }
+    List<Timed> later = later();
+    List<Boolean> expected = ref.feed(later);
+    List<Boolean> got = feed(h, w, later);
+    List<UrlRecord> records = later.stream().map(Timed::record).toList();
+    assertSameDecisions(expected, got, records, what);
+    assertEquals(0, DedupOperatorTestKit.count(got.subList(0, WRITTEN)), what + ": a URL of the window came back");
+    int again = DedupOperatorTestKit.count(got.subList(got.size() - WRITTEN, got.size()));
+    // forgotten by (1 + slack) x the window: >= 99%, less false positives (1%): 2% of 120 is 2.4
+    assertTrue(again >= WRITTEN - 5, what + ": re-emitted after the window: " + again);
+    h.close();
+  }
+
+  @Disabled("generator: writes src/test/resources/dedup/aged-*-v4.bin; see the class comment")
   @Test
   void writeGoldenSnapshots() throws Exception {
     for (Backend writer : Backend.values()) {
@@ -235,7 +257,7 @@ class AgedStateCompatibilityTest {
             .getJobManagerOwnedState();
         System.out.println(w + " " + writer + ": " + ((DedupOperator) h.getOperator()).openHeaders());
         h.close();
-        Path out = Paths.get("src/test/resources", file(w, writer, 3));
+        Path out = Paths.get("src/test/resources", file(w, writer, FilterHeader.FORMAT_VERSION));
         Files.createDirectories(out.getParent());
         OperatorSnapshotUtil.writeStateHandle(s, out.toString());
       }

@@ -17,24 +17,39 @@ import java.util.concurrent.ConcurrentHashMap;
  * s..R-1 still hold it and it is seen only if s - l neighbouring positions answer falsely; after
  * s >= R shifts it is gone.
  *
- * <p>Blocked layout: a URL uses one 64-bit word of every slice, the same word index w in all of
- * them, and one bit of each word. Slice position i at the end of a generation holds the
- * generations j = max(0, i-k+1) .. i (j = 0 the current one), so its word w has load S_i = sum of
- * those generations' loads L_j of row w, L_j ~ Poisson(lambda) with lambda = g / rows, and is a
- * false match with probability 1 - (63/64)^S_i. Given the loads, matches are independent across
- * slices (each slice its own bit position), so
- * FPR = E_L[ P(some run of k consecutive matches among R positions | p_i(L)) ]. The paper's
- * recursion F(k, l, a, i) is that run probability with the unblocked fills (i+1)/(2k) and 1/2;
- * here the expectation over the row loads (which makes neighbouring slices' errors correlated, as
- * in any blocked filter, Putze et al. 2007) is taken by Monte Carlo with common random numbers,
- * so the estimate is monotone in lambda and bisection on it is exact for the sample.
+ * <p>Blocked layout: a URL uses one row, and one bit of that row's B-bit segment of every slice.
+ * Two layouts ({@link Geometry#layout}): 1, a row is one 64-bit word of every slice (B = 64, R
+ * words, page-level generation stamps: header layout 3); 2, a row is L cache lines of which the
+ * first 48 bits stamp the row's generation and each slice owns a B = floor((512 L - 48) / R)-bit
+ * segment, at most 64 (header layout 4). Slice position i at the end of a generation holds the
+ * generations j = max(0, i-k+1) .. i (j = 0 the current one), so its segment in a row has load
+ * S_i = sum of those generations' loads L_j of the row, L_j ~ Poisson(lambda) with lambda = g /
+ * rows, and is a false match with probability 1 - (1 - 1/B)^S_i. Given the loads, matches are
+ * independent across slices (each slice its own bit position), so FPR = E_L[ P(some run of k
+ * consecutive matches among R positions | p_i(L)) ]. The paper's recursion F(k, l, a, i) is that
+ * run probability with the unblocked fills (i+1)/(2k) and 1/2; here the expectation over the row
+ * loads (which makes neighbouring slices' errors correlated, as in any blocked filter, Putze et
+ * al. 2007) is taken by Monte Carlo with common random numbers, so the estimate is monotone in
+ * lambda and bisection on it is exact for the sample.
  */
 public final class AgedMath {
 
   public static final int WORD_BITS = 64;
-  /** Slices are columns of a row of 64-bit words; a 64-bit mask holds a row's stale columns. */
+  /** Slices are bits of a 64-bit mask (a row's stale columns). */
   public static final int MAX_SLICES = 64;
   public static final int MAX_K = 32;
+  /** Layout 2: bits of a row's first word that stamp its generation (2^48 generations before it wraps). */
+  public static final int STAMP_BITS = 48;
+  /** Layout 2: bits per cache line. */
+  public static final int LINE_BITS = 512;
+  /**
+   * Layout 2: the row sizes (cache lines) sizing chooses from. A row is the most a query can
+   * touch, and the paper's blocked filter costs 2-4 lines per query: rows of more than 4 lines
+   * are never chosen (8 lines would save no memory at the default sizing, see docs/benchmarks.md).
+   */
+  static final int[] ROW_LINES = {1, 2, 4};
+  /** A smaller row (fewer lines touched) is chosen unless a larger one saves more than this share of memory. */
+  static final double ROW_LINES_TIE = 0.02;
   /**
    * Samples of row loads for the FPR and forgetting; sizing and reports use the same samples.
    * Relative MC standard error 1% (FPR 1%) to 3% (FPR 1e-6), measured by AgedMathTest. Sizing
@@ -46,31 +61,63 @@ public final class AgedMath {
   public static final double FORGOTTEN_SHARE = 0.99;
   public static final double DEFAULT_SLACK = 0.10;
 
-  private static final double MISS_PER_LOAD = Math.log1p(-1.0 / WORD_BITS);
   private static final long SEED = 0x41474544L; // "AGED"
 
   private AgedMath() {}
 
   /**
-   * The concrete layout: k, l, rows (64-bit words per slice) and the planned generation size g
-   * (inserts per generation per shard: the count window's step, or the time window's planned
-   * rate x generation length; reaching it advances early).
+   * The concrete layout: the row layout (1: a word per slice, page stamps; 2: rows of {@code
+   * rowLines} cache lines with their own stamp and a segment per slice), k, l, rows, and the
+   * planned generation size g (inserts per generation per shard: the count window's step, or the
+   * time window's planned rate x generation length; reaching it advances early).
+   *
+   * @param rowLines layout 2: cache lines per row (1, 2, 4 or 8); layout 1: 0
    */
-  public record Geometry(int k, int l, long rows, long generationSize) {
+  public record Geometry(int layout, int rowLines, int k, int l, long rows, long generationSize) {
     public Geometry {
       if (k < 1 || l < 1 || k + l > MAX_SLICES || rows < 1 || generationSize < 1) {
         throw new IllegalArgumentException("aged geometry needs k, l >= 1, k + l <= " + MAX_SLICES
             + ", rows >= 1, generation size >= 1; got k=" + k + " l=" + l + " rows=" + rows + " g=" + generationSize);
       }
+      if (layout == 1 ? rowLines != 0 : layout != 2 || Integer.bitCount(rowLines) != 1 || rowLines > 8) {
+        throw new IllegalArgumentException("aged layout 1 has no row lines, layout 2 rows of 1, 2, 4 or 8 lines;"
+            + " got layout " + layout + " with " + rowLines);
+      }
+      if (rows > Long.MAX_VALUE / PageStore.PAGE_BYTES) {
+        throw new IllegalArgumentException("aged geometry of " + rows + " rows");
+      }
+    }
+
+    /** Layout 1 (header layout 3): a row is one 64-bit word of every slice. */
+    public Geometry(int k, int l, long rows, long generationSize) {
+      this(1, 0, k, l, rows, generationSize);
+    }
+
+    /** Layout 2 (header layout 4): rows of {@code rowLines} cache lines, stamped. */
+    public static Geometry lineRows(int rowLines, int k, int l, long rows, long generationSize) {
+      return new Geometry(2, rowLines, k, l, rows, generationSize);
     }
 
     public int slices() {
       return k + l;
     }
 
-    /** Rows per 4 KiB page: word 0 of a page is its generation stamp, rows never straddle pages. */
+    /** B: bits of a row per slice, of which a URL sets or tests one. */
+    public int segmentBits() {
+      return AgedMath.segmentBits(rowLines, slices());
+    }
+
+    /** 64-bit words of a row. */
+    public int rowWords() {
+      return layout == 1 ? slices() : 8 * rowLines;
+    }
+
+    /**
+     * Rows per 4 KiB page; rows never straddle pages. Layout 1: word 0 of a page is its
+     * generation stamp; layout 2: rows tile the page.
+     */
     public int rowsPerPage() {
-      return (PageStore.PAGE_WORDS - 1) / slices();
+      return layout == 1 ? (PageStore.PAGE_WORDS - 1) / slices() : PageStore.PAGE_WORDS / rowWords();
     }
 
     public long pages() {
@@ -91,11 +138,16 @@ public final class AgedMath {
       return (long) l * generationSize;
     }
 
+    /** Bits of memory (whole pages) per URL of the guaranteed window. */
+    public double bitsPerWindowUrl() {
+      return 8.0 * bytes() / guaranteedInserts();
+    }
+
     /** FPR at the end of a full generation (the worst point of the cycle); memoised (shards share a geometry). */
     public double fpr() {
       Double f = FPRS.get(this);
       if (f == null) {
-        f = AgedMath.fpr(k, l, lambda(), SAMPLES);
+        f = AgedMath.fpr(k, l, lambda(), segmentBits(), SAMPLES);
         if (FPRS.size() < 1024) {
           FPRS.put(this, f);
         }
@@ -105,12 +157,12 @@ public final class AgedMath {
 
     /** Probability that a URL is still seen s shifts after the generation it was inserted in (1 for s <= l). */
     public double seenAfter(int shifts) {
-      return AgedMath.seenAfter(k, l, lambda(), shifts, SAMPLES);
+      return AgedMath.seenAfter(k, l, lambda(), segmentBits(), shifts, SAMPLES);
     }
 
     /** Shifts after which at least {@link #FORGOTTEN_SHARE} of URLs are forgotten. */
     public int forgottenByShifts() {
-      return AgedMath.forgottenBy(k, l, lambda(), FORGOTTEN_SHARE, SAMPLES);
+      return AgedMath.forgottenBy(k, l, lambda(), segmentBits(), FORGOTTEN_SHARE, SAMPLES);
     }
 
     /** (forgotten-by shifts) / l - 1: how far beyond the window a URL may still be suppressed. */
@@ -119,24 +171,53 @@ public final class AgedMath {
     }
   }
 
-  /** k and lambda (inserts per row per generation) for a target, and the l they were chosen with. */
-  public record Sizing(int k, int l, double lambda) {}
+  /** B for rows of {@code rowLines} cache lines (0: layout 1, a word per slice) and R slices. */
+  public static int segmentBits(int rowLines, int slices) {
+    return rowLines == 0 ? WORD_BITS : Math.min(WORD_BITS, (LINE_BITS * rowLines - STAMP_BITS) / slices);
+  }
+
+  /** Bits of memory per row, page waste included (layout 1 rows do not tile a page). */
+  static double rowBits(int rowLines, int slices) {
+    return rowLines == 0 ? 8.0 * PageStore.PAGE_BYTES / ((PageStore.PAGE_WORDS - 1) / slices)
+        : (double) LINE_BITS * rowLines;
+  }
+
+  /**
+   * The row size (0: layout 1), k, lambda (inserts per row per generation) for a target, and the
+   * l they were chosen with.
+   */
+  public record Sizing(int rowLines, int k, int l, double lambda) {
+    /** Bits of memory per URL of the guaranteed window: row bits / (l lambda). */
+    public double bitsPerWindowUrl() {
+      return rowBits(rowLines, k + l) / (l * lambda);
+    }
+  }
 
   private static final ConcurrentHashMap<String, Sizing> SIZINGS = new ConcurrentHashMap<>();
   private static final ConcurrentHashMap<Geometry, Double> FPRS = new ConcurrentHashMap<>();
 
   /**
-   * The k, l and lambda with the least memory per guaranteed-window URL, (k + l) / (l lambda)
-   * words, such that the FPR is at most eps and, when l is not given ({@code generations} 0), at
-   * least 99% of URLs are forgotten by (1 + slack) x the window. The search runs on the
-   * uncorrelated (mean-field) model; lambda is then set with the blocked Monte Carlo model, on its
-   * mean plus {@link #SIZING_STANDARD_ERRORS} standard errors ({@link #upperBound}). Memoised.
+   * Layout 2, the row size chosen by rule: of rows of 1, 2 and 4 cache lines ({@link #ROW_LINES}),
+   * each sized by {@link #sizing(double, int, double, int)}, the one with the least memory per
+   * window URL, unless a smaller row is within {@link #ROW_LINES_TIE} of it (fewer lines per
+   * operation win near-ties). At the default 10% slack (R ~ 57 slices) 4 lines win: 2-line rows
+   * leave 17-bit segments, whose correlated fills cost 10-45% more memory. Memoised.
    */
   public static Sizing sizing(double eps, int generations, double slack) {
     String key = eps + "/" + generations + "/" + slack;
     Sizing s = SIZINGS.get(key);
     if (s == null) {
-      s = computeSizing(eps, generations, slack);
+      Sizing best = null;
+      for (int lines : ROW_LINES) {
+        Sizing c = trySizing(eps, generations, slack, lines);
+        if (c != null && (best == null || c.bitsPerWindowUrl() < best.bitsPerWindowUrl() * (1 - ROW_LINES_TIE))) {
+          best = c;
+        }
+      }
+      if (best == null) {
+        throw noSizing(eps, generations, slack);
+      }
+      s = best;
       if (SIZINGS.size() < 1024) {
         SIZINGS.put(key, s);
       }
@@ -144,25 +225,60 @@ public final class AgedMath {
     return s;
   }
 
-  private static Sizing computeSizing(double eps, int generations, double slack) {
+  /**
+   * The k, l and lambda with the least memory per guaranteed-window URL, rowBits / (l lambda),
+   * for rows of {@code rowLines} cache lines (0: layout 1, a word per slice), such that the FPR is
+   * at most eps and, when l is not given ({@code generations} 0), at least 99% of URLs are
+   * forgotten by (1 + slack) x the window. The search runs on the uncorrelated (mean-field)
+   * model; lambda is then set with the blocked Monte Carlo model, on its mean plus {@link
+   * #SIZING_STANDARD_ERRORS} standard errors ({@link #upperBound}). Memoised.
+   */
+  public static Sizing sizing(double eps, int generations, double slack, int rowLines) {
+    String key = eps + "/" + generations + "/" + slack + "/" + rowLines;
+    Sizing s = SIZINGS.get(key);
+    if (s == null) {
+      s = trySizing(eps, generations, slack, rowLines);
+      if (s == null) {
+        throw noSizing(eps, generations, slack);
+      }
+      if (SIZINGS.size() < 1024) {
+        SIZINGS.put(key, s);
+      }
+    }
+    return s;
+  }
+
+  private static IllegalArgumentException noSizing(double eps, int generations, double slack) {
+    return new IllegalArgumentException("no aged filter with at most " + MAX_SLICES + " slices reaches --fpr " + eps
+        + (generations > 0 ? " with --generations " + generations : " with a " + Math.round(slack * 100)
+        + "% slack") + "; use a larger --fpr or fewer --generations");
+  }
+
+  /** {@link #sizing(double, int, double, int)} or null if no k and l reach the targets. */
+  private static Sizing trySizing(double eps, int generations, double slack, int rowLines) {
     int bestK = 0;
     int bestL = 0;
     double bestCost = Double.MAX_VALUE;
     int lLo = generations > 0 ? generations : 2;
     int lHi = generations > 0 ? generations : MAX_SLICES - 1;
+    double constraintSlack = generations > 0 ? -1 : slack;
     for (int l = lLo; l <= lHi; l++) {
       double previous = Double.MAX_VALUE;
       int rising = 0;
       for (int k = 1; k <= MAX_K && k + l <= MAX_SLICES && rising < 3; k++) {
-        double lambda = maxLambda(k, l, eps, generations > 0 ? -1 : slack, 0);
+        int bits = segmentBits(rowLines, k + l);
+        if (bits < 2) {
+          break;
+        }
+        double lambda = maxLambda(k, l, bits, eps, constraintSlack, 0, bits);
         if (lambda <= 0) {
           continue;
         }
-        double cost = (k + l) / (l * lambda);
+        double cost = rowBits(rowLines, k + l) / (l * lambda);
         // the cost is unimodal in k: stop a few steps past its minimum
         rising = cost > previous ? rising + 1 : 0;
         previous = cost;
-        // a 2% smaller filter is not worth more slices: prefer fewer words per row (cache lines)
+        // a 2% smaller filter is not worth more slices: prefer fewer bits per row to visit
         if (cost < bestCost * 0.98) {
           bestCost = cost;
           bestK = k;
@@ -171,35 +287,37 @@ public final class AgedMath {
       }
     }
     if (bestK == 0) {
-      throw new IllegalArgumentException("no aged filter with at most " + MAX_SLICES + " slices reaches --fpr " + eps
-          + (generations > 0 ? " with --generations " + generations : " with a " + Math.round(slack * 100)
-          + "% slack") + "; use a larger --fpr or fewer --generations");
+      return null;
     }
+    int bits = segmentBits(rowLines, bestK + bestL);
     // the blocked model's FPR is above the mean field's (correlated fills): lambda only falls
-    double upper = maxLambda(bestK, bestL, eps, generations > 0 ? -1 : slack, 0);
-    double lambda = maxLambda(bestK, bestL, eps, generations > 0 ? -1 : slack, SAMPLES, upper);
-    return new Sizing(bestK, bestL, lambda);
+    double upper = maxLambda(bestK, bestL, bits, eps, constraintSlack, 0, bits);
+    double lambda = maxLambda(bestK, bestL, bits, eps, constraintSlack, SAMPLES, upper);
+    return lambda <= 0 ? null : new Sizing(rowLines, bestK, bestL, lambda);
   }
 
   /**
    * Largest lambda with FPR <= eps and (slack >= 0) seen-after(floor(l (1 + slack))) <= 1 - 99%,
    * both on the Monte Carlo {@link #upperBound}; 0 if none. {@code samples} 0 uses the mean-field
-   * model.
+   * model. B-bit segments; {@code upper} bounds the search (B: lambda = B already sets half a
+   * segment per generation).
    */
-  static double maxLambda(int k, int l, double eps, double slack, int samples) {
-    return maxLambda(k, l, eps, slack, samples, WORD_BITS);
-  }
-
-  static double maxLambda(int k, int l, double eps, double slack, int samples, double upper) {
-    double lambda = bisect(x -> upperBound(k, l, x, 0, samples) <= eps, upper);
+  static double maxLambda(int k, int l, int bits, double eps, double slack, int samples, double upper) {
+    double lambda = bisect(x -> upperBound(k, l, x, bits, 0, samples) <= eps, upper, bits);
     if (slack >= 0) {
       int s = (int) Math.floor(l * (1 + slack) + 1e-9);
       if (s <= l) {
         return 0;
       }
-      lambda = Math.min(lambda, bisect(x -> upperBound(k, l, x, s, samples) <= 1 - FORGOTTEN_SHARE, upper));
+      lambda = Math.min(lambda, bisect(x -> upperBound(k, l, x, bits, s, samples) <= 1 - FORGOTTEN_SHARE, upper,
+          bits));
     }
     return lambda;
+  }
+
+  /** Layout 1 (64-bit segments). */
+  static double maxLambda(int k, int l, double eps, double slack, int samples) {
+    return maxLambda(k, l, WORD_BITS, eps, slack, samples, WORD_BITS);
   }
 
   /**
@@ -213,11 +331,11 @@ public final class AgedMath {
    * The run probability's Monte Carlo mean plus {@link #SIZING_STANDARD_ERRORS} standard errors
    * (the mean field, {@code samples} 0, has none); {@code heldFrom} as in {@link #runMoments}.
    */
-  static double upperBound(int k, int l, double lambda, int heldFrom, int samples) {
+  static double upperBound(int k, int l, double lambda, int bits, int heldFrom, int samples) {
     if (samples == 0) {
-      return heldFrom > 0 ? seenAfter(k, l, lambda, heldFrom, 0) : fpr(k, l, lambda, 0);
+      return heldFrom > 0 ? seenAfter(k, l, lambda, bits, heldFrom, 0) : fpr(k, l, lambda, bits, 0);
     }
-    double[] m = runMoments(k, l, lambda, heldFrom, samples, SEED ^ (31L * k + l));
+    double[] m = runMoments(k, l, lambda, bits, heldFrom, samples, SEED ^ (31L * k + l));
     return m[0] + SIZING_STANDARD_ERRORS * m[1] / Math.sqrt(samples);
   }
 
@@ -227,11 +345,12 @@ public final class AgedMath {
 
   /**
    * Largest lambda in (0, upper] with ok(lambda), ok falling in lambda, to a relative 1e-3 (the
-   * mean-field search) or 1e-4 (the final, bracketed, Monte Carlo step); 0 if not even a tiny
-   * lambda is ok.
+   * mean-field search, {@code upper} = B) or 1e-4 (the final, bracketed, Monte Carlo step); 0 if
+   * not even a tiny lambda is ok.
    */
-  private static double bisect(Ok ok, double upper) {
-    double lo = upper < WORD_BITS ? upper / 8 : 1e-3;
+  private static double bisect(Ok ok, double upper, int bits) {
+    boolean bracketed = upper < bits;
+    double lo = bracketed ? upper / 8 : 1e-3;
     double hi = upper;
     if (!ok.at(lo)) {
       lo = 1e-3;
@@ -242,7 +361,7 @@ public final class AgedMath {
     if (ok.at(hi)) {
       return hi;
     }
-    double tolerance = upper < WORD_BITS ? 1e-4 : 1e-3;
+    double tolerance = bracketed ? 1e-4 : 1e-3;
     for (int i = 0; i < 40 && hi / lo > 1 + tolerance; i++) {
       double mid = Math.sqrt(lo * hi);
       if (ok.at(mid)) {
@@ -254,32 +373,46 @@ public final class AgedMath {
     return lo;
   }
 
-  /** A layout for generations of g inserts (per shard). */
+  /** Layout 2 with the row size by rule ({@link #sizing(double, int, double)}): generations of g inserts (per shard). */
   public static Geometry geometry(double eps, int generations, double slack, long g) {
-    Sizing s = sizing(eps, generations, slack);
+    return geometry(sizing(eps, generations, slack), g);
+  }
+
+  /** Rows of {@code rowLines} cache lines (0: layout 1, tests and benchmarks of the old layout). */
+  public static Geometry geometry(double eps, int generations, double slack, long g, int rowLines) {
+    return geometry(sizing(eps, generations, slack, rowLines), g);
+  }
+
+  static Geometry geometry(Sizing s, long g) {
     long rows = Math.max(1, (long) Math.ceil(g / s.lambda()));
-    return new Geometry(s.k(), s.l(), rows, g);
+    return s.rowLines() == 0 ? new Geometry(s.k(), s.l(), rows, g)
+        : Geometry.lineRows(s.rowLines(), s.k(), s.l(), rows, g);
   }
 
   // ---------------------------------------------------------------- the model
 
-  /** FPR at the end of a generation; {@code samples} 0: mean field (slices uncorrelated). */
+  /** FPR at the end of a generation with B-bit segments; {@code samples} 0: mean field (slices uncorrelated). */
+  public static double fpr(int k, int l, double lambda, int bits, int samples) {
+    return runExpectation(k, l, lambda, bits, 0, samples);
+  }
+
+  /** Layout 1 (64-bit segments). */
   public static double fpr(int k, int l, double lambda, int samples) {
-    return runExpectation(k, l, lambda, 0, samples);
+    return fpr(k, l, lambda, WORD_BITS, samples);
   }
 
   /** Probability of being seen s shifts after the insert's generation, at the end of a generation. */
-  public static double seenAfter(int k, int l, double lambda, int shifts, int samples) {
+  public static double seenAfter(int k, int l, double lambda, int bits, int shifts, int samples) {
     if (shifts <= l) {
       return 1;
     }
-    return runExpectation(k, l, lambda, shifts, samples);
+    return runExpectation(k, l, lambda, bits, shifts, samples);
   }
 
   /** Smallest s > l with seenAfter(t) <= 1 - share for all t >= s (it falls with s); at most k + l. */
-  public static int forgottenBy(int k, int l, double lambda, double share, int samples) {
+  public static int forgottenBy(int k, int l, double lambda, int bits, double share, int samples) {
     for (int s = l + 1; s < k + l; s++) {
-      if (seenAfter(k, l, lambda, s, samples) <= 1 - share) {
+      if (seenAfter(k, l, lambda, bits, s, samples) <= 1 - share) {
         return s;
       }
     }
@@ -290,27 +423,38 @@ public final class AgedMath {
    * E over row loads of the run probability; positions >= {@code heldFrom} (if > 0) hold the URL
    * (match with probability 1).
    */
-  private static double runExpectation(int k, int l, double lambda, int heldFrom, int samples) {
-    return runMoments(k, l, lambda, heldFrom, samples, SEED ^ (31L * k + l))[0];
+  private static double runExpectation(int k, int l, double lambda, int bits, int heldFrom, int samples) {
+    return runMoments(k, l, lambda, bits, heldFrom, samples, SEED ^ (31L * k + l))[0];
+  }
+
+  /** The seed of the samples sizing and the reports use for k and l (tests compare against them). */
+  static long seed(int k, int l) {
+    return SEED ^ (31L * k + l);
+  }
+
+  /** Layout 1 (64-bit segments). */
+  static double[] runMoments(int k, int l, double lambda, int heldFrom, int samples, long seed) {
+    return runMoments(k, l, lambda, WORD_BITS, heldFrom, samples, seed);
   }
 
   /**
-   * Mean and standard deviation over the row-load samples of the run probability (tests derive
-   * their tolerances from the spread: a filter averages it over its rows, the model over its
-   * samples). Samples 0: the mean field, sd 0.
+   * Mean and standard deviation over the row-load samples of the run probability, B-bit segments
+   * (tests derive their tolerances from the spread: a filter averages it over its rows, the model
+   * over its samples). Samples 0: the mean field, sd 0.
    */
-  static double[] runMoments(int k, int l, double lambda, int heldFrom, int samples, long seed) {
+  static double[] runMoments(int k, int l, double lambda, int bits, int heldFrom, int samples, long seed) {
     int r = k + l;
     double[] p = new double[r];
     double[] v = new double[k];
     if (samples == 0) {
       for (int i = 0; i < r; i++) {
         int gens = Math.min(i + 1, k);
-        // E[(63/64)^S] for S ~ Poisson(gens lambda) is exp(-gens lambda / 64)
-        p[i] = heldFrom > 0 && i >= heldFrom ? 1 : -Math.expm1(-gens * lambda / WORD_BITS);
+        // E[(1 - 1/B)^S] for S ~ Poisson(gens lambda) is exp(-gens lambda / B)
+        p[i] = heldFrom > 0 && i >= heldFrom ? 1 : -Math.expm1(-gens * lambda / bits);
       }
       return new double[] {runProbability(p, k, v), 0};
     }
+    double missPerLoad = Math.log1p(-1.0 / bits);
     SplittableRandom rnd = new SplittableRandom(seed);
     int[] loads = new int[r];
     double sum = 0;
@@ -326,7 +470,7 @@ public final class AgedMath {
         if (i >= k) {
           s -= loads[i - k];
         }
-        p[i] = heldFrom > 0 && i >= heldFrom ? 1 : -Math.expm1(s * MISS_PER_LOAD);
+        p[i] = heldFrom > 0 && i >= heldFrom ? 1 : -Math.expm1(s * missPerLoad);
       }
       double x = runProbability(p, k, v);
       sum += x;

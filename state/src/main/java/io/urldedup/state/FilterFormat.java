@@ -19,7 +19,7 @@ import java.util.zip.CheckedOutputStream;
  * <pre>
  * offset  size  field
  * 0       4     magic "UDFL" (0x55 0x44 0x46 0x4C)
- * 4       4     u32 format version (3; 1 and 2 are read too)
+ * 4       4     u32 format version (1 to 4: the header's, see below)
  * 8       1     u8 filter kind (0 stable, 1 scalable, 2 aged)
  * 9       4     u32 header length L
  * 13      L     header ({@link FilterHeaderCodec}: parameters, seed fingerprint, counters, slices)
@@ -31,7 +31,10 @@ import java.util.zip.CheckedOutputStream;
  * Version 2 differs from 1 only inside the header (layout 2 adds the shard count and the
  * canonicalization fingerprint, {@link FilterHeader#FORMAT_VERSION}); version 1 files read with
  * those UNKNOWN. Version 3 adds kind 2 (aged: header layout 3, its pages numbered from 0 like the
- * stable filter's); stable and scalable files differ from version 2 only in the version fields.
+ * stable filter's); version 4 aged filters of layout 2 (header layout 4, pages of stamped rows).
+ * A file is written in its header's version ({@link FilterHeader#writeVersion}, the lowest that
+ * represents it: stable and scalable 2, aged 3 or 4), so older builds read what they can
+ * represent; a build reads every version up to {@link #VERSION}.
  *
  * <p>Page records have a fixed size, so record i starts at {@link #pageRecordOffset}: a reader can
  * seek to (or binary-search for) a page. All-zero pages are omitted (they read as zeros).
@@ -39,7 +42,8 @@ import java.util.zip.CheckedOutputStream;
 public final class FilterFormat {
 
   public static final byte[] MAGIC = {'U', 'D', 'F', 'L'};
-  public static final int VERSION = 3;
+  /** The newest version this build reads (and writes, for aged filters of layout 2). */
+  public static final int VERSION = 4;
   public static final int PAGE_RECORD_BYTES = 8 + PageStore.PAGE_BYTES;
 
   private FilterFormat() {}
@@ -79,7 +83,7 @@ public final class FilterFormat {
     CRC32C crc = new CRC32C();
     DataOutputStream data = new DataOutputStream(new CheckedOutputStream(out, crc));
     data.write(MAGIC);
-    data.writeInt(Integer.reverseBytes(VERSION));
+    data.writeInt(Integer.reverseBytes(header.writeVersion()));
     data.writeByte(header.kind().ordinal());
     data.writeInt(Integer.reverseBytes(headerBytes.size()));
     headerBytes.writeTo(data);
@@ -135,6 +139,10 @@ public final class FilterFormat {
     byte[] headerBytes = new byte[headerLength];
     data.readFully(headerBytes);
     FilterHeader header = FilterHeaderCodec.read(new DataInputStream(new ByteArrayInputStream(headerBytes)));
+    if (header.formatVersion() != version) {
+      throw new IOException("corrupt filter file: file version " + version + " vs header layout version "
+          + header.formatVersion());
+    }
     if (header.kind().ordinal() != kind) {
       throw new IOException("corrupt filter file: kind byte " + kind + " vs header " + header.kind());
     }

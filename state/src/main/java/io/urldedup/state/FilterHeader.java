@@ -15,20 +15,25 @@ import java.util.Objects;
 public final class FilterHeader {
 
   /**
-   * Version of the header's persisted layout (FilterFormat and FilterHeaderSerializer). 1: the
-   * original; 2: appends the shard count and the canonicalization fingerprint and settings (read
-   * from version 1 as {@link UrlMapping#UNKNOWN}, which accepts and adopts the current values);
-   * 3: adds kind 2 (aged), whose headers append the window, generations, rate, layout and clock
-   * (stable and scalable headers are laid out as in 2).
+   * Newest version of the header's persisted layout (FilterFormat and FilterHeaderSerializer). 1:
+   * the original; 2: appends the shard count and the canonicalization fingerprint and settings
+   * (read from version 1 as {@link UrlMapping#UNKNOWN}, which accepts and adopts the current
+   * values); 3: adds kind 2 (aged), whose headers append the window, generations, rate, geometry
+   * and clock (aged filter layout 1); 4: aged headers append the filter layout and its row size
+   * (layout 2, rows of cache lines). Stable and scalable headers are laid out as in 2.
+   *
+   * <p>A header is written in the lowest version that represents it ({@link #writeVersion()}):
+   * stable and scalable 2, aged 3 (layout 1) or 4 (layout 2), so that a build that predates a
+   * version still reads the state that does not need it (a rollback).
    */
-  public static final int FORMAT_VERSION = 3;
+  public static final int FORMAT_VERSION = 4;
   /** Slices are addressed by the top 16 bits of the page id; far more than any cap allows. */
   public static final int MAX_SLICES = 64;
   /** Page id = slice << SLICE_SHIFT | page within slice. */
   public static final int SLICE_SHIFT = 48;
 
   final FilterSpec.Kind kind;
-  /** The layout version this header was read with (FORMAT_VERSION when built here); it is always written as FORMAT_VERSION. */
+  /** The layout version this header was read with (its {@link #writeVersion()} when built here). */
   final int formatVersion;
   final long seedFingerprint;
   // the rest of the UrlMapping; UNKNOWN in version 1 headers until adopted
@@ -89,12 +94,12 @@ public final class FilterHeader {
   }
 
   static FilterHeader stable(FilterSpec s, UrlMapping m, FilterMath.StableGeometry g) {
-    return new FilterHeader(FilterSpec.Kind.STABLE, FORMAT_VERSION, m.seedFingerprint(), s.fpr(), s.memoryBytes(),
+    return new FilterHeader(FilterSpec.Kind.STABLE, 2, m.seedFingerprint(), s.fpr(), s.memoryBytes(),
         s.cellBits(), 0, 0, 0, 0, g.k(), g.p(), g.blockWords(), g.blocks()).bind(m);
   }
 
   static FilterHeader scalable(FilterSpec s, UrlMapping m) {
-    return new FilterHeader(FilterSpec.Kind.SCALABLE, FORMAT_VERSION, m.seedFingerprint(), s.fpr(), 0, 0,
+    return new FilterHeader(FilterSpec.Kind.SCALABLE, 2, m.seedFingerprint(), s.fpr(), 0, 0,
         s.capacity(), s.growth(), s.tightening(), s.maxMemoryBytes(), 0, 0, 0, 0).bind(m);
   }
 
@@ -115,8 +120,8 @@ public final class FilterHeader {
    * sizing's (golden tests pin the geometry state was written with; sizing may change).
    */
   static FilterHeader aged(FilterSpec s, UrlMapping m, AgedMath.Geometry geometry, long generationMillis) {
-    FilterHeader h = new FilterHeader(FilterSpec.Kind.AGED, FORMAT_VERSION, m.seedFingerprint(), s.fpr(), 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0).bind(m);
+    FilterHeader h = new FilterHeader(FilterSpec.Kind.AGED, geometry.layout() == 1 ? 3 : 4, m.seedFingerprint(),
+        s.fpr(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0).bind(m);
     h.setAged(s.windowUrls(), s.windowMillis(), s.generations(), s.rate(), geometry, generationMillis,
         new AgedClock());
     return h;
@@ -144,6 +149,51 @@ public final class FilterHeader {
   /** Aged: generation, fill of the current one, time step, early advances (mutable: the filter's clock). */
   public AgedClock agedClock() {
     return clock;
+  }
+
+  /**
+   * Aged: the filter's row layout, 1 (a 64-bit word per slice, page stamps; header layout 3) or 2
+   * (rows of {@link AgedMath.Geometry#rowLines} cache lines with their own stamp; header layout 4).
+   * Stable accessor (inspect reads it).
+   */
+  public int agedLayout() {
+    return agedGeometry().layout();
+  }
+
+  /** Aged: generations the ring has turned since the filter was created. Stable accessor (inspect). */
+  public long agedGeneration() {
+    agedGeometry();
+    return clock.generation();
+  }
+
+  /**
+   * Aged: the fill of the current generation, its inserts over the planned g (0..1; 1 means the
+   * next insert turns the ring, early for a time window). Stable accessor (inspect).
+   */
+  public double agedGenerationFill() {
+    return (double) clock.count() / agedGeometry().generationSize();
+  }
+
+  /**
+   * Aged, time window: generations that reached their planned size before their time (the rate
+   * was above --rate; each shortened the window), since the filter was created; 0 for count
+   * windows. Persisted, so it survives restores (the metric of the same name counts per run).
+   * Stable accessor (inspect).
+   */
+  public long generationsAdvancedEarly() {
+    agedGeometry();
+    return clock.earlyAdvances();
+  }
+
+  /**
+   * The layout version this header is written in: the lowest that represents it (stable and
+   * scalable 2, aged layout 1: 3, aged layout 2: 4).
+   */
+  public int writeVersion() {
+    return switch (kind) {
+      case STABLE, SCALABLE -> 2;
+      case AGED -> aged.layout() == 1 ? 3 : 4;
+    };
   }
 
   /**
@@ -448,9 +498,10 @@ public final class FilterHeader {
   public String toString() {
     if (kind == FilterSpec.Kind.AGED) {
       return String.format(java.util.Locale.ROOT,
-          "FilterHeader{aged, v%d, fpr=%s, %s, generations=%d, k=%d, l=%d, rows=%d, g=%d, %s}", formatVersion, fpr,
-          windowMillis > 0 ? "window=" + windowMillis + "ms, rate=" + rate + "/s, generation=" + generationMillis + "ms"
-              : "window-urls=" + windowUrls, generations, aged.k(), aged.l(), aged.rows(), aged.generationSize(), clock);
+          "FilterHeader{aged, v%d, fpr=%s, %s, generations=%d, layout=%d, lines=%d, k=%d, l=%d, rows=%d, g=%d, %s}",
+          formatVersion, fpr, windowMillis > 0 ? "window=" + windowMillis + "ms, rate=" + rate + "/s, generation="
+              + generationMillis + "ms" : "window-urls=" + windowUrls, generations, aged.layout(), aged.rowLines(),
+          aged.k(), aged.l(), aged.rows(), aged.generationSize(), clock);
     }
     if (kind == FilterSpec.Kind.STABLE) {
       return String.format(java.util.Locale.ROOT,

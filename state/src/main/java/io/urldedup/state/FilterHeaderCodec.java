@@ -21,17 +21,22 @@ import java.nio.charset.StandardCharsets;
  * u64 windowUrls, u64 windowMillis, u32 generations, f64 rate, u32 k, u32 l,
  *   u64 rows, u64 generationSize, u64 generationMillis,
  *   u64 generation, u64 count, u64 epoch, u64 earlyAdvances, u64 inserts
+ * version 4: aged headers append
+ * u32 agedLayout (2), u32 rowLines
  * </pre>
  *
- * Always writes {@link FilterHeader#FORMAT_VERSION}; reads every version from 1. Version 1 records
- * read with the shard count and canonicalization {@link UrlMapping#UNKNOWN}.
+ * Writes each header in the lowest version that represents it ({@link FilterHeader#writeVersion}:
+ * stable and scalable 2, aged 3 for filter layout 1 (read as layout 1), 4 for layout 2); reads
+ * every version from 1. Version 1 records read with the shard count and canonicalization {@link
+ * UrlMapping#UNKNOWN}.
  */
 final class FilterHeaderCodec {
 
   private FilterHeaderCodec() {}
 
   static void write(FilterHeader h, DataOutput out) throws IOException {
-    out.writeInt(Integer.reverseBytes(FilterHeader.FORMAT_VERSION));
+    int version = h.writeVersion();
+    out.writeInt(Integer.reverseBytes(version));
     out.writeByte(h.kind.ordinal());
     out.writeLong(Long.reverseBytes(h.seedFingerprint));
     writeDouble(out, h.fpr);
@@ -61,11 +66,11 @@ final class FilterHeaderCodec {
     out.writeInt(Integer.reverseBytes(settings.length));
     out.write(settings);
     if (h.kind == FilterSpec.Kind.AGED) {
-      writeAged(h, out);
+      writeAged(h, out, version);
     }
   }
 
-  private static void writeAged(FilterHeader h, DataOutput out) throws IOException {
+  private static void writeAged(FilterHeader h, DataOutput out, int version) throws IOException {
     out.writeLong(Long.reverseBytes(h.windowUrls));
     out.writeLong(Long.reverseBytes(h.windowMillis));
     out.writeInt(Integer.reverseBytes(h.generations));
@@ -81,9 +86,13 @@ final class FilterHeaderCodec {
     out.writeLong(Long.reverseBytes(c.epoch));
     out.writeLong(Long.reverseBytes(c.earlyAdvances));
     out.writeLong(Long.reverseBytes(c.inserts));
+    if (version >= 4) {
+      out.writeInt(Integer.reverseBytes(h.aged.layout()));
+      out.writeInt(Integer.reverseBytes(h.aged.rowLines()));
+    }
   }
 
-  private static void readAged(FilterHeader h, DataInput in) throws IOException {
+  private static void readAged(FilterHeader h, DataInput in, int version) throws IOException {
     long windowUrls = Long.reverseBytes(in.readLong());
     long windowMillis = Long.reverseBytes(in.readLong());
     int generations = Integer.reverseBytes(in.readInt());
@@ -93,14 +102,28 @@ final class FilterHeaderCodec {
     long rows = Long.reverseBytes(in.readLong());
     long g = Long.reverseBytes(in.readLong());
     long generationMillis = Long.reverseBytes(in.readLong());
+    AgedClock c = new AgedClock(Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()),
+        Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()));
+    int layout = 1;
+    int rowLines = 0;
+    if (version >= 4) {
+      layout = Integer.reverseBytes(in.readInt());
+      rowLines = Integer.reverseBytes(in.readInt());
+      if (layout != 2) {
+        throw new IOException("corrupt aged filter header: layout " + layout + " in header layout version " + version);
+      }
+    }
     AgedMath.Geometry geometry;
     try {
-      geometry = new AgedMath.Geometry(k, l, rows, g);
+      geometry = new AgedMath.Geometry(layout, rowLines, k, l, rows, g);
     } catch (IllegalArgumentException e) {
       throw new IOException("corrupt aged filter header: " + e.getMessage());
     }
-    AgedClock c = new AgedClock(Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()),
-        Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()));
+    if (generationMillis < 0 || (windowMillis > 0) != (generationMillis > 0) || c.count < 0 || c.inserts < 0
+        || c.earlyAdvances < 0 || c.generation < 0) {
+      throw new IOException("corrupt aged filter header: generation " + generationMillis + " ms for a window of "
+          + windowMillis + " ms, clock " + c);
+    }
     h.setAged(windowUrls, windowMillis, generations, rate, geometry, generationMillis, c);
   }
 
@@ -163,7 +186,7 @@ final class FilterHeaderCodec {
       if (version < 3) {
         throw new IOException("corrupt filter header: an aged filter in layout version " + version);
       }
-      readAged(h, in);
+      readAged(h, in, version);
     } else {
       validate(h);
     }

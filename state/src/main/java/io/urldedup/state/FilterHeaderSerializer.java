@@ -8,13 +8,48 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Flink serializer for {@link FilterHeader} in keyed {@code ValueState}: the
- * {@link FilterHeaderCodec} layout (explicit little-endian, version-prefixed records). Stateless.
+ * {@link FilterHeaderCodec} layout (explicit little-endian, version-prefixed records; each header
+ * in the lowest version that represents it). Reads every version; stateless but for the newest
+ * header layout version it declares in its snapshot ({@link #forSpec}): a job whose headers never
+ * need the newest layout declares the one they need, so that a savepoint restores into a build
+ * that predates the newest (Flink checks the snapshot before any record is read).
  */
 public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
 
   private static final long serialVersionUID = 1L;
 
+  /** Declares {@link FilterHeader#FORMAT_VERSION}. */
   public static final FilterHeaderSerializer INSTANCE = new FilterHeaderSerializer();
+
+  private final int layoutVersion;
+
+  public FilterHeaderSerializer() {
+    this(FilterHeader.FORMAT_VERSION);
+  }
+
+  FilterHeaderSerializer(int layoutVersion) {
+    if (layoutVersion < 1 || layoutVersion > FilterHeader.FORMAT_VERSION) {
+      throw new IllegalArgumentException("filter header layout version " + layoutVersion);
+    }
+    this.layoutVersion = layoutVersion;
+  }
+
+  /**
+   * The serializer of a job's headers: it declares the newest layout version new headers of
+   * {@code spec} are written in (stable and scalable 2, aged 4); restored headers are written in
+   * their own, which is never newer (an aged layout 1 header: 3).
+   */
+  public static FilterHeaderSerializer forSpec(FilterSpec spec) {
+    return switch (spec.kind()) {
+      case STABLE, SCALABLE -> new FilterHeaderSerializer(2);
+      case AGED -> new FilterHeaderSerializer(spec.agedGeometry().layout() == 1 ? 3 : 4);
+    };
+  }
+
+  /** The newest header layout version this serializer's snapshot declares. */
+  public int layoutVersion() {
+    return layoutVersion;
+  }
 
   @Override
   public boolean isImmutableType() {
@@ -70,20 +105,21 @@ public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
 
   @Override
   public boolean equals(Object obj) {
-    return obj instanceof FilterHeaderSerializer;
+    return obj instanceof FilterHeaderSerializer s && s.layoutVersion == layoutVersion;
   }
 
   @Override
   public int hashCode() {
-    return FilterHeaderSerializer.class.hashCode();
+    return FilterHeaderSerializer.class.hashCode() * 31 + layoutVersion;
   }
 
   @Override
   public TypeSerializerSnapshot<FilterHeader> snapshotConfiguration() {
-    return new FilterHeaderSerializerSnapshot();
+    return new FilterHeaderSerializerSnapshot(layoutVersion);
   }
 
+  /** Java-serialized by a build before the layout field: that one declared the newest. */
   private Object readResolve() {
-    return INSTANCE;
+    return layoutVersion == 0 ? INSTANCE : this;
   }
 }

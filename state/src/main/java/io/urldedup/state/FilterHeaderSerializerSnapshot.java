@@ -8,10 +8,11 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Snapshot of {@link FilterHeaderSerializer}. Version 1; it writes the header layout version it was
- * taken with. Records carry their own layout version and the serializer reads every older one, so
- * a snapshot of the same or an older version resolves as compatible as is; a snapshot from a newer
- * build is incompatible (this build cannot read its records).
+ * Snapshot of {@link FilterHeaderSerializer}. Version 1; it writes the newest header layout version
+ * the serializer declared ({@link FilterHeaderSerializer#layoutVersion}: the newest its job's
+ * records may have). Records carry their own layout version and the serializer reads every older
+ * one, so a snapshot of the same or an older version resolves as compatible as is; a snapshot
+ * declaring a newer one is incompatible (this build cannot read its records).
  */
 public final class FilterHeaderSerializerSnapshot implements TypeSerializerSnapshot<FilterHeader> {
 
@@ -20,6 +21,10 @@ public final class FilterHeaderSerializerSnapshot implements TypeSerializerSnaps
   private int layoutVersion = FilterHeader.FORMAT_VERSION;
 
   public FilterHeaderSerializerSnapshot() {}
+
+  FilterHeaderSerializerSnapshot(int layoutVersion) {
+    this.layoutVersion = layoutVersion;
+  }
 
   @Override
   public int getCurrentVersion() {
@@ -47,7 +52,8 @@ public final class FilterHeaderSerializerSnapshot implements TypeSerializerSnaps
 
   @Override
   public TypeSerializer<FilterHeader> restoreSerializer() {
-    return FilterHeaderSerializer.INSTANCE;
+    return layoutVersion >= 1 && layoutVersion <= FilterHeader.FORMAT_VERSION
+        ? new FilterHeaderSerializer(layoutVersion) : FilterHeaderSerializer.INSTANCE;
   }
 
   @Override

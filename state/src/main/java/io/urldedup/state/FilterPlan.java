@@ -148,6 +148,10 @@ public final class FilterPlan {
     out.put("k", g.k());
     out.put("l", g.l());
     out.put("slices", g.slices());
+    out.put("layout", g.layout());
+    out.put("rowLines", g.rowLines());
+    out.put("segmentBits", g.segmentBits());
+    out.put("bitsPerWindowUrl", g.bitsPerWindowUrl());
     out.put("generationMillis", timed ? d : null);
     out.put("generationUrlsPerShard", g.generationSize());
     out.put("urlsPerRowPerGeneration", g.lambda());
@@ -202,10 +206,13 @@ public final class FilterPlan {
       line(sb, "  window: %,d new URLs per shard (%,d in total) in l = %d generations of g = %,d new URLs",
           spec.windowUrls(), spec.windowUrls() * shards, g.l(), g.generationSize());
     }
-    line(sb, "  slices: k = %d (a new URL sets one bit in each of the k newest), l = %d, k + l = %d; a row is one"
-        + " 64-bit word of every slice (%d bytes), %.2f new URLs per row per generation", g.k(), g.l(), g.slices(),
-        8 * g.slices(), g.lambda());
-    line(sb, "  per shard: %,d rows in %,d pages, %s", g.rows(), g.pages(), bytes(g.bytes()));
+    line(sb, "  slices: k = %d (a new URL sets one bit in each of the k newest), l = %d, k + l = %d", g.k(), g.l(),
+        g.slices());
+    line(sb, "  rows: %d cache lines (%d bytes): a generation stamp and a %d-bit segment of every slice; a URL uses"
+        + " one row, %.2f new URLs per row per generation", g.rowLines(), 8 * g.rowWords(), g.segmentBits(),
+        g.lambda());
+    line(sb, "  per shard: %,d rows in %,d pages, %s (%.1f bits per URL of the window)", g.rows(), g.pages(),
+        bytes(g.bytes()), g.bitsPerWindowUrl());
     line(sb, "  total:     %s", bytes(g.bytes() * shards));
     line(sb, "  false-positive rate: %s at the end of a full generation (target --fpr %s)", pct(g.fpr()), spec.fpr());
     String window = timed ? duration((long) g.l() * d) : String.format(Locale.ROOT, "%,d new URLs",

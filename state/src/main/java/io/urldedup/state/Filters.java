@@ -10,7 +10,7 @@ public final class Filters {
     return switch (header.kind()) {
       case STABLE -> new StableBloomFilter(header, pages);
       case SCALABLE -> new ScalableBloomFilter(header, pages);
-      case AGED -> new AgedBloomFilter(header, pages);
+      case AGED -> AgedBloomFilter.open(header, pages);
     };
   }
 }

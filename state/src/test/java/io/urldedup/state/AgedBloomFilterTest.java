@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The aged filter against its guarantee (hard assertions) and its model ({@link AgedMath}), with
- * fixed seeds. Tolerances: a measured share p over n independent trials has binomial sd
+ * fixed seeds, for each row layout: layout 2 with rows of 4 cache lines (the default sizing's) and
+ * of 2 lines, and layout 1 (a word per slice; state written before layout 2 still runs on it). Tolerances: a measured share p over n independent trials has binomial sd
  * sqrt(p (1 - p) / n); the filter's rows add the spread of the run probability over row loads,
  * which the model reports ({@link AgedMath#runMoments}): a filter state averages it over its rows,
  * and states R generations apart share no slice, so the measurements carry about rows x
@@ -21,7 +24,7 @@ class AgedBloomFilterTest {
   static final double EPS = 0.01;
 
   static AgedBloomFilter filter(AgedMath.Geometry g, boolean timed, HeapPageStore store) {
-    return new AgedBloomFilter(g, new AgedClock(), timed, store);
+    return AgedBloomFilter.open(g, new AgedClock(), timed, store);
   }
 
   /** Default sizing at 1%: the geometry the job uses when only --fpr and --window-urls are given. */
@@ -29,14 +32,26 @@ class AgedBloomFilterTest {
     return AgedMath.geometry(EPS, 0, AgedMath.DEFAULT_SLACK, g);
   }
 
+  /** Sizing at 1% for rows of {@code rowLines} cache lines (0: layout 1). */
+  static AgedMath.Geometry geometry(long g, int rowLines) {
+    return AgedMath.geometry(EPS, 0, AgedMath.DEFAULT_SLACK, g, rowLines);
+  }
+
+  /** The model's moments for the geometry, on the samples its sizing and reports use. */
+  static double[] model(AgedMath.Geometry g, int heldFrom) {
+    return AgedMath.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), heldFrom, AgedMath.SAMPLES,
+        AgedMath.seed(g.k(), g.l()));
+  }
+
   /**
    * Hard: a stream of repeats and new URLs (half new, repeats drawn from the recent ones) through
    * testAndAdd; a URL answered unseen within l g inserts of its last emission would be a
    * re-emission inside the window. There must be none, ever; and a repeat inserts nothing.
    */
-  @Test
-  void countWindowNeverReEmitsInsideTheWindow() {
-    AgedMath.Geometry g = geometry(500);
+  @ParameterizedTest
+  @ValueSource(ints = {4, 2, 0})
+  void countWindowNeverReEmitsInsideTheWindow(int rowLines) {
+    AgedMath.Geometry g = geometry(500, rowLines);
     AgedBloomFilter f = filter(g, false, new HeapPageStore());
     long window = g.guaranteedInserts();
     int ids = 400_000;
@@ -87,9 +102,10 @@ class AgedBloomFilterTest {
    *   <li>the FPR of fresh URLs matches the model.
    * </ul>
    */
-  @Test
-  void countWindowForgettingAndFprMatchTheModel() {
-    AgedMath.Geometry g = geometry(5_000);
+  @ParameterizedTest
+  @ValueSource(ints = {4, 2, 0})
+  void countWindowForgettingAndFprMatchTheModel(int rowLines) {
+    AgedMath.Geometry g = geometry(5_000, rowLines);
     int k = g.k();
     int l = g.l();
     int r = g.slices();
@@ -138,7 +154,7 @@ class AgedBloomFilterTest {
     double lambda = g.lambda();
     double independentRows = (double) g.rows() * measured / r;
     for (int s = l + 1; s < r; s++) {
-      double[] model = AgedMath.runMoments(k, l, lambda, s, AgedMath.SAMPLES, 0x41474544L ^ (31L * k + l));
+      double[] model = model(g, s);
       double p = model[0];
       double measuredShare = (double) seen[s] / tried[s];
       double tol = tolerance(p, model[1], tried[s], independentRows);
@@ -146,11 +162,11 @@ class AgedBloomFilterTest {
     }
     int by = g.forgottenByShifts();
     double forgotten = 1 - (double) seen[by] / tried[by];
-    double[] atBy = AgedMath.runMoments(k, l, lambda, by, AgedMath.SAMPLES, 0x41474544L ^ (31L * k + l));
+    double[] atBy = model(g, by);
     assertTrue(forgotten >= AgedMath.FORGOTTEN_SHARE - tolerance(atBy[0], atBy[1], tried[by], independentRows),
         "forgotten after " + by + " shifts (window x " + (1 + g.slack()) + "): " + forgotten);
 
-    double[] fprModel = AgedMath.runMoments(k, l, lambda, 0, AgedMath.SAMPLES, 0x41474544L ^ (31L * k + l));
+    double[] fprModel = model(g, 0);
     double fpr = (double) fp / probes;
     assertEquals(g.fpr(), fprModel[0], 1e-12, "the model's FPR is the geometry's");
     assertEquals(fprModel[0], fpr, tolerance(fprModel[0], fprModel[1], probes, independentRows),
@@ -175,9 +191,10 @@ class AgedBloomFilterTest {
    * URL emitted in step e is seen through step e + l; after step e + R it is gone (seen only as a
    * false positive).
    */
-  @Test
-  void timeWindowNeverReEmitsInsideTheWindow() {
-    AgedMath.Geometry g = geometry(400);
+  @ParameterizedTest
+  @ValueSource(ints = {4, 2, 0})
+  void timeWindowNeverReEmitsInsideTheWindow(int rowLines) {
+    AgedMath.Geometry g = geometry(400, rowLines);
     AgedBloomFilter f = filter(g, true, new HeapPageStore());
     int l = g.l();
     int ids = 200_000;
@@ -236,9 +253,10 @@ class AgedBloomFilterTest {
    * so every generation is full and the FPR at every generation's end stays at the model's
    * (designed at or below --fpr). Two early advances per step are counted.
    */
-  @Test
-  void earlyAdvanceKeepsTheFprAtTargetAtThreeTimesThePlannedRate() {
-    AgedMath.Geometry g = geometry(2_000);
+  @ParameterizedTest
+  @ValueSource(ints = {4, 2, 0})
+  void earlyAdvanceKeepsTheFprAtTargetAtThreeTimesThePlannedRate(int rowLines) {
+    AgedMath.Geometry g = geometry(2_000, rowLines);
     AgedBloomFilter f = filter(g, true, new HeapPageStore());
     int r = g.slices();
     long gen = g.generationSize();
@@ -268,8 +286,7 @@ class AgedBloomFilterTest {
       f.advanceToEpoch(++epoch);
     }
     assertEquals(2L * steps, f.clock().earlyAdvances(), "two early advances per time step");
-    double[] model = AgedMath.runMoments(g.k(), g.l(), g.lambda(), 0, AgedMath.SAMPLES,
-        0x41474544L ^ (31L * g.k() + g.l()));
+    double[] model = model(g, 0);
     double fpr = (double) fp / probes;
     double tol = tolerance(model[0], model[1], probes, (double) g.rows() * measured / r);
     assertTrue(fpr <= model[0] + tol, "FPR at 3x the rate: " + fpr + " vs model " + model[0] + " +- " + tol);
@@ -277,9 +294,10 @@ class AgedBloomFilterTest {
   }
 
   /** Advancing is O(1) and lazy: no page is touched; R shifts later nothing inserted is seen any more. */
-  @Test
-  void shiftingClearsLazilyWithoutTouchingPages() {
-    AgedMath.Geometry g = geometry(1_000);
+  @ParameterizedTest
+  @ValueSource(ints = {4, 2, 0})
+  void shiftingClearsLazilyWithoutTouchingPages(int rowLines) {
+    AgedMath.Geometry g = geometry(1_000, rowLines);
     HeapPageStore store = new HeapPageStore();
     AgedBloomFilter f = filter(g, false, store);
     for (long i = 0; i < 1_000; i++) {

@@ -88,12 +88,12 @@ class AgedMathTest {
   void sizingMeetsTheTargets(double eps, int generations) {
     AgedMath.Geometry g = AgedMath.geometry(eps, generations, AgedMath.DEFAULT_SLACK, 100_000);
     int samples = 4 * AgedMath.SAMPLES;
-    double[] fpr = AgedMath.runMoments(g.k(), g.l(), g.lambda(), 0, samples, 0x5EC0_0D5EEDL);
+    double[] fpr = AgedMath.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), 0, samples, 0x5EC0_0D5EEDL);
     double se = fpr[1] / Math.sqrt(samples);
     assertTrue(fpr[0] <= eps + 3 * se, "FPR " + fpr[0] + " +- " + se + " for " + eps);
     if (generations == 0) {
       int by = (int) Math.floor(g.l() * (1 + AgedMath.DEFAULT_SLACK) + 1e-9);
-      double[] seen = AgedMath.runMoments(g.k(), g.l(), g.lambda(), by, samples, 0x5EC0_0D5EEDL);
+      double[] seen = AgedMath.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), by, samples, 0x5EC0_0D5EEDL);
       assertTrue(seen[0] <= 1 - AgedMath.FORGOTTEN_SHARE + 3 * seen[1] / Math.sqrt(samples),
           "still seen at (1 + slack) x the window: " + seen[0]);
     }
@@ -107,6 +107,45 @@ class AgedMathTest {
     assertTrue(g.seenAfter(g.l()) == 1 && g.seenAfter(g.forgottenByShifts()) <= 1 - AgedMath.FORGOTTEN_SHARE);
     assertTrue(g.forgottenByShifts() <= g.slices(), "gone after R shifts at the latest");
     assertTrue(g.rows() * g.lambda() >= 100_000 * (1 - 1e-9));
+  }
+
+  /**
+   * The row size rule: of rows of 1, 2 and 4 lines the least memory per window URL, unless a
+   * smaller row is within 2% of it. At the default slack (R ~ 57-64) 4-line rows win; with few
+   * generations (R ~ 15) 2-line rows hold 64-bit segments and win.
+   */
+  @ParameterizedTest
+  @CsvSource({"0.01,0,4", "0.001,0,4", "0.01,7,2", "0.0001,7,2"})
+  void rowLinesFollowTheDocumentedRule(double eps, int generations, int expected) {
+    AgedMath.Sizing chosen = AgedMath.sizing(eps, generations, AgedMath.DEFAULT_SLACK);
+    assertEquals(expected, chosen.rowLines());
+    for (int lines : AgedMath.ROW_LINES) {
+      AgedMath.Sizing other = AgedMath.sizing(eps, generations, AgedMath.DEFAULT_SLACK, lines);
+      if (lines < chosen.rowLines()) {
+        assertTrue(other.bitsPerWindowUrl() * (1 - AgedMath.ROW_LINES_TIE) > chosen.bitsPerWindowUrl(),
+            lines + " lines: " + other + " vs " + chosen);
+      } else {
+        assertTrue(chosen.bitsPerWindowUrl() <= other.bitsPerWindowUrl() / (1 - AgedMath.ROW_LINES_TIE),
+            lines + " lines: " + other + " vs " + chosen);
+      }
+    }
+  }
+
+  /** Layout 2 rows tile the page; segments of B = floor((512 L - 48) / R) bits, at most 64. */
+  @Test
+  void lineRowGeometry() {
+    AgedMath.Geometry g = AgedMath.Geometry.lineRows(4, 7, 50, 1000, 3000);
+    assertEquals(35, g.segmentBits()); // (2048 - 48) / 57 = 35.09
+    assertEquals(32, g.rowWords());
+    assertEquals(16, g.rowsPerPage());
+    assertEquals(63, g.pages());
+    assertEquals(64, AgedMath.Geometry.lineRows(2, 8, 7, 1, 1).segmentBits()); // (1024 - 48) / 15 = 65
+    assertEquals(17, AgedMath.Geometry.lineRows(2, 7, 50, 1, 1).segmentBits());
+    assertThrows(IllegalArgumentException.class, () -> new AgedMath.Geometry(2, 3, 7, 50, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> new AgedMath.Geometry(1, 4, 7, 50, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> new AgedMath.Geometry(3, 4, 7, 50, 1, 1));
+    // the model with 64-bit segments is the layout 1 model
+    assertEquals(AgedMath.fpr(7, 50, 3.1, 64, 512), AgedMath.fpr(7, 50, 3.1, 512), 0);
   }
 
   @Test

@@ -44,12 +44,27 @@ class FilterFormatTest {
     }
   }
 
-  /** The golden files pin the byte layout: magic, version, LE header, page records, CRC32C. */
+  /**
+   * The golden files pin the byte layout: magic, version, LE header, page records, CRC32C. Each
+   * filter is written in the lowest version that represents it: stable and scalable files are
+   * byte for byte what the version 2 build wrote, aged layout 1 what the version 3 build wrote.
+   */
   @Test
   void goldenFilesAreReproducedAndReadable() throws IOException {
-    assertArrayEquals(resource("stable-v3.udfl"), toBytes(GoldenFilters.stable()), "stable layout changed");
-    assertArrayEquals(resource("scalable-v3.udfl"), toBytes(GoldenFilters.scalable()), "scalable layout changed");
-    assertArrayEquals(resource("aged-v3.udfl"), toBytes(GoldenFilters.aged()), "aged layout changed");
+    assertArrayEquals(resource("stable-v2.udfl"), toBytes(GoldenFilters.stable()), "stable layout changed");
+    assertArrayEquals(resource("scalable-v2.udfl"), toBytes(GoldenFilters.scalable()), "scalable layout changed");
+    assertArrayEquals(resource("aged-v3.udfl"), toBytes(GoldenFilters.aged()), "aged layout 1 changed");
+    assertArrayEquals(resource("aged-v4.udfl"), toBytes(GoldenFilters.agedV4()), "aged layout 2 changed");
+    FilterFormat.Loaded v4 = FilterFormat.fromBytes(resource("aged-v4.udfl"));
+    assertEquals(4, v4.header().formatVersion());
+    assertEquals(AgedMath.Geometry.lineRows(1, 5, 4, 7, 25), v4.header().agedGeometry());
+    assertEquals(2, v4.header().agedLayout());
+    long v4Inserts = v4.header().agedClock().inserts();
+    assertTrue(v4Inserts >= 195 && v4Inserts <= 200, "200 URLs at 1%: " + v4Inserts);
+    assertEquals((v4Inserts - 1) / 25, v4.header().agedGeneration());
+    assertEquals((v4Inserts - 25 * ((v4Inserts - 1) / 25)) / 25.0, v4.header().agedGenerationFill(), 1e-12);
+    assertEquals(0, v4.header().generationsAdvancedEarly());
+    assertEquals(GoldenFilters.agedV4().header(), v4.header());
     FilterFormat.Loaded a = FilterFormat.fromBytes(resource("aged-v3.udfl"));
     assertEquals(GoldenFilters.aged().header(), a.header());
     // literal: what the file holds, not what today's sizing would choose
@@ -75,6 +90,18 @@ class FilterFormatTest {
       }
     }
     assertEquals(199, inserted);
+    // the same for layout 2
+    replay = AgedBloomFilter.open(GoldenFilters.AGED_V4_GEOMETRY, new AgedClock(), false, new HeapPageStore());
+    DedupFilter agedV4 = v4.open();
+    inserted = 0;
+    for (int i = 0; i < GoldenFilters.URLS; i++) {
+      byte[] u = GoldenFilters.url(i);
+      hasher.hash(u, 0, u.length, hash);
+      if (!replay.testAndAdd(hash[0], hash[1]) && inserted++ / 25 >= 3) {
+        assertTrue(agedV4.mightContain(hash[0], hash[1]), "layout 2: URL " + i + " inside the window");
+      }
+    }
+    assertEquals(v4.header().agedClock().inserts(), inserted);
     FilterFormat.Loaded s = FilterFormat.fromBytes(resource("scalable-v3.udfl"));
     assertEquals(3, s.header().slices());
     assertEquals(GoldenFilters.MAPPING, s.header().mapping());
@@ -100,7 +127,7 @@ class FilterFormatTest {
     assertEquals(GoldenFilters.MAPPING, scalable.header().mapping());
   }
 
-  /** Version 2 files read as the same filters (rewritten as version 3: only the version fields differ). */
+  /** Version 2 files read as the same filters (and are rewritten as version 2). */
   @Test
   void version2FilesStillRead() throws IOException {
     FilterFormat.Loaded stable = FilterFormat.fromBytes(resource("stable-v2.udfl"));
@@ -111,16 +138,28 @@ class FilterFormatTest {
     assertEquals(GoldenFilters.MAPPING, scalable.header().mapping());
   }
 
+  /**
+   * Version 3 files of stable and scalable filters (the version 3 build wrote every header as 3)
+   * still read, as the same filters.
+   */
+  @Test
+  void version3FilesStillRead() throws IOException {
+    assertArrayEquals(toBytes(GoldenFilters.stable()), toBytes(FilterFormat.fromBytes(resource("stable-v3.udfl"))));
+    assertArrayEquals(toBytes(GoldenFilters.scalable()),
+        toBytes(FilterFormat.fromBytes(resource("scalable-v3.udfl"))));
+    assertEquals(3, FilterFormat.fromBytes(resource("stable-v3.udfl")).header().formatVersion());
+  }
+
   @Test
   void layoutIsLittleEndianAndPageAddressable() throws IOException {
-    byte[] bytes = resource("stable-v3.udfl");
+    byte[] bytes = toBytes(GoldenFilters.stable());
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     assertEquals('U', b.get(0));
     assertEquals('L', b.get(3));
-    assertEquals(FilterFormat.VERSION, b.getInt(4));
+    assertEquals(2, b.getInt(4), "a stable filter is written as version 2");
     assertEquals(0, b.get(8), "kind stable");
     int headerLength = b.getInt(9);
-    assertEquals(FilterHeader.FORMAT_VERSION, b.getInt(13), "header starts with its layout version");
+    assertEquals(2, b.getInt(13), "header starts with its layout version");
     long pages = b.getLong(13 + headerLength);
     assertEquals(2, pages);
     for (int i = 0; i < pages; i++) {
@@ -133,7 +172,7 @@ class FilterFormatTest {
 
   @Test
   void corruptionIsDetected() throws IOException {
-    byte[] bytes = resource("stable-v3.udfl");
+    byte[] bytes = resource("aged-v4.udfl");
     byte[] flipped = bytes.clone();
     flipped[flipped.length / 2] ^= 1;
     assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(flipped)).getMessage()
@@ -178,6 +217,7 @@ class FilterFormatTest {
   void sameInputAndSeedGiveBitIdenticalState() {
     assertArrayEquals(toBytes(GoldenFilters.stable()), toBytes(GoldenFilters.stable()));
     assertArrayEquals(toBytes(GoldenFilters.scalable()), toBytes(GoldenFilters.scalable()));
+    assertArrayEquals(toBytes(GoldenFilters.agedV4()), toBytes(GoldenFilters.agedV4()));
   }
 
   static byte[] toBytes(FilterFormat.Loaded l) {
@@ -196,8 +236,7 @@ class FilterFormatTest {
   void regenerateGoldenFiles() throws IOException {
     Path dir = Path.of("src/test/resources/golden");
     Files.createDirectories(dir);
-    Files.write(dir.resolve("stable-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.stable()));
-    Files.write(dir.resolve("scalable-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.scalable()));
-    Files.write(dir.resolve("aged-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.aged()));
+    // each file named by the version it is written in (stable, scalable: 2; aged layout 1: 3)
+    Files.write(dir.resolve("aged-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.agedV4()));
   }
 }

@@ -53,6 +53,17 @@ final class GoldenFilters {
     return build(FilterHeader.aged(AGED_SPEC, MAPPING, AGED_V3_GEOMETRY, 0));
   }
 
+  /**
+   * The layout the v4 golden was written with: layout 2, rows of one cache line (k = 5, l = 4, 7
+   * rows, g = 25; 51-bit segments), literal.
+   */
+  static final AgedMath.Geometry AGED_V4_GEOMETRY = AgedMath.Geometry.lineRows(1, 5, 4, 7, 25);
+
+  /** Aged, header layout 4 (layout 2): the same 200 URLs, the ring turned 7 times. */
+  static FilterFormat.Loaded agedV4() {
+    return build(FilterHeader.aged(AGED_SPEC, MAPPING, AGED_V4_GEOMETRY, 0));
+  }
+
   static FilterFormat.Loaded build(FilterSpec spec, UrlMapping mapping) {
     return build(spec.newHeader(mapping));
   }

@@ -48,11 +48,25 @@ class SerializerGoldenTest {
     }
     FilterHeader aged = GoldenFilters.aged().header();
     // the layout it was written with (literal: sizing may change, state may not)
-    FilterHeader timed = FilterHeader.aged(FilterSpec.agedTime(0.001, 7L * 86_400_000, 20, 12.5),
-        new UrlMapping(7, 128, 3, "--strip-www=false\n"), new AgedMath.Geometry(9, 20, 129_103, 378_000), 30_240_000);
+    FilterSpec timedSpec = FilterSpec.agedTime(0.001, 7L * 86_400_000, 20, 12.5);
+    UrlMapping timedMapping = new UrlMapping(7, 128, 3, "--strip-www=false\n");
+    FilterHeader timed = FilterHeader.aged(timedSpec, timedMapping, new AgedMath.Geometry(9, 20, 129_103, 378_000),
+        30_240_000);
     timed.agedClock().epoch = 123_456;
     timed.agedClock().earlyAdvances = 9;
-    return new FilterHeader[] {stable, used, scalable, capped, aged, timed};
+    if (version < 4) {
+      return new FilterHeader[] {stable, used, scalable, capped, aged, timed};
+    }
+    // version 4 files hold what this build writes: stable and scalable as 2, aged layout 1 as 3, layout 2 as 4
+    FilterHeader agedV4 = GoldenFilters.agedV4().header();
+    FilterHeader timedV4 = FilterHeader.aged(timedSpec, timedMapping,
+        AgedMath.Geometry.lineRows(4, 11, 20, 119_753, 378_000), 30_240_000);
+    timedV4.agedClock().epoch = 654_321;
+    timedV4.agedClock().generation = 77;
+    timedV4.agedClock().count = 1234;
+    timedV4.agedClock().earlyAdvances = 3;
+    timedV4.agedClock().inserts = 98_765;
+    return new FilterHeader[] {stable, used, scalable, capped, aged, timed, agedV4, timedV4};
   }
 
   static long[][] pages() {
@@ -82,7 +96,35 @@ class SerializerGoldenTest {
 
   @Test
   void filterHeaderSerializerV3() throws IOException {
-    check(FilterHeaderSerializer.INSTANCE, "filter-header-serializer", 3, true, headers(3));
+    check(FilterHeaderSerializer.INSTANCE, "filter-header-serializer", 3, false, headers(3));
+  }
+
+  @Test
+  void filterHeaderSerializerV4() throws IOException {
+    check(FilterHeaderSerializer.INSTANCE, "filter-header-serializer", 4, true, headers(4));
+    // each record in the lowest version that represents it
+    DataInputDeserializer in = new DataInputDeserializer(resource("filter-header-serializer-data-v4"));
+    in.readInt();
+    int[] versions = new int[8];
+    for (int i = 0; i < versions.length; i++) {
+      versions[i] = FilterHeaderSerializer.INSTANCE.deserialize(in).formatVersion();
+    }
+    assertArrayEquals(new int[] {2, 2, 2, 2, 3, 3, 4, 4}, versions);
+  }
+
+  /**
+   * Rollback: a job's serializer declares the newest layout its headers need, so a savepoint of a
+   * stable or scalable job carries the very snapshot the version 2 build wrote (the version 2 and
+   * 3 builds resolve it as compatible), an aged job's declares 4.
+   */
+  @Test
+  void jobSerializersDeclareTheLayoutTheirHeadersNeed() throws IOException {
+    assertArrayEquals(resource("filter-header-serializer-snapshot-v2"),
+        snapshot(FilterHeaderSerializer.forSpec(FilterSpec.stable(0.01, 1 << 20, 3))));
+    assertArrayEquals(resource("filter-header-serializer-snapshot-v2"),
+        snapshot(FilterHeaderSerializer.forSpec(FilterSpec.scalable(0.01, 1000, 2, 0.5, 1 << 20))));
+    assertEquals(4, FilterHeaderSerializer.forSpec(GoldenFilters.AGED_SPEC).layoutVersion());
+    assertArrayEquals(resource("filter-header-serializer-snapshot-v4"), snapshot(FilterHeaderSerializer.INSTANCE));
   }
 
   @Test

@@ -32,6 +32,9 @@ import io.urldedup.state.PageStore;
  * estimates the URLs whose bits are still in the ring. The FPR is the mean over rows of the
  * probability that k consecutive positions match, position i matching with probability
  * popcount(word_i) / 64 (independent bit positions per column): a run-length recursion per row.
+ * Aged layout 2 ({@code AgedLineRowFilter}: rows of 8 L words tiling the page, each with a 48-bit
+ * stamp in its first word and a B-bit segment per ring column): the same per row, with the row's
+ * own stamp, segments for words and m = B.
  */
 final class ShardBits {
 
@@ -94,7 +97,11 @@ final class ShardBits {
       }
       case AGED -> {
         storedPages++;
-        agedPage(words, pageId, h.agedGeometry());
+        if (h.agedGeometry().layout() == 1) {
+          agedPage(words, pageId, h.agedGeometry());
+        } else {
+          agedLinePage(words, pageId, h.agedGeometry());
+        }
       }
     }
   }
@@ -122,7 +129,7 @@ final class ShardBits {
     return switch (kind) {
       case SCALABLE -> h.sliceBlocks(i) * (double) FilterMath.BLOCK_BITS;
       case STABLE -> h.stableGeometry().cells();
-      case AGED -> h.agedGeometry().rows() * (double) AgedMath.WORD_BITS;
+      case AGED -> h.agedGeometry().rows() * (double) h.agedGeometry().segmentBits();
     };
   }
 
@@ -213,6 +220,57 @@ final class ShardBits {
       }
       fprSum[0] += runOfK();
     }
+  }
+
+  /** Layout 2: as {@link #agedPage}, per row of the page with the row's own stamp and B-bit segments. */
+  private void agedLinePage(long[] words, long page, AgedMath.Geometry g) {
+    int rowsPerPage = g.rowsPerPage();
+    int rowWords = g.rowWords();
+    int bits = g.segmentBits();
+    long stampMask = (1L << AgedMath.STAMP_BITS) - 1;
+    int base = (int) Math.floorMod(-generation, (long) ring);
+    double m = bits;
+    double lnBit = Math.log1p(-1.0 / m);
+    for (int r = 0; r < rowsPerPage; r++) {
+      long row = page * rowsPerPage + r;
+      if (row >= g.rows()) {
+        break;
+      }
+      int off = r * rowWords;
+      long stale = staleColumns(words[off] & stampMask, generation & stampMask);
+      for (int i = 0; i < ring; i++) {
+        int col = base + i;
+        if (col >= ring) {
+          col -= ring;
+        }
+        int from = AgedMath.STAMP_BITS + col * bits;
+        int x = (stale >>> col & 1) != 0 ? 0 : bitCount(words, off, from, from + bits);
+        p[i] = x / m;
+        if (x != 0) {
+          double j = corrected(Math.log1p(-Math.min(x, m - 0.5) / m) / lnBit, m, 1, lnBit);
+          set[i] += x;
+          est[i] += j;
+          var[i] += m * (Math.expm1(j / m) - j / m);
+        }
+      }
+      fprSum[0] += runOfK();
+    }
+  }
+
+  /** Set bits [from, to) of the row at {@code off}. */
+  private static int bitCount(long[] words, int off, int from, int to) {
+    int n = 0;
+    for (int w = from >>> 6; w <= (to - 1) >>> 6; w++) {
+      long mask = -1L;
+      if (w == from >>> 6) {
+        mask &= -1L << from;
+      }
+      if (w == (to - 1) >>> 6) {
+        mask &= -1L >>> (63 - ((to - 1) & 63));
+      }
+      n += Long.bitCount(words[off + w] & mask);
+    }
+    return n;
   }
 
   /**

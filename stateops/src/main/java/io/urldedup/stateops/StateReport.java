@@ -205,7 +205,7 @@ public final class StateReport {
       double units = switch (h.kind()) {
         case STABLE -> h.stableGeometry().cells();
         case SCALABLE -> h.sliceBlocks(i) * (double) FilterMath.BLOCK_BITS;
-        case AGED -> h.agedGeometry().rows() * (double) AgedMath.WORD_BITS;
+        case AGED -> h.agedGeometry().rows() * (double) h.agedGeometry().segmentBits();
       };
       set += s.bits().setFraction[i] * units;
       total += units;

@@ -46,7 +46,8 @@ run_one() {
   rss=$(tail -1 "$work/rss-$backend-$count")
   bytes=$(du -sb "$dir" | cut -f1)
   istart=$(date +%s.%N)
-  "$root/urldedup" inspect --state "$dir" --json > "$work/inspect-$backend-$count.json"
+  "$root/urldedup" inspect --state "$dir" --json > "$work/inspect-$backend-$count.json" \
+    2> "$work/inspect-$backend-$count.log"
   iend=$(date +%s.%N)
   load1=$(cut -d' ' -f1-3 /proc/loadavg)
   awk -v b="$backend" -v n="$count" -v s="$start" -v e="$end" -v by="$bytes" -v is="$istart" -v ie="$iend" \
@@ -56,6 +57,10 @@ run_one() {
   grep "urldedup: bootstrap" "$work/bootstrap-$backend-$count.log" || cat "$work/bootstrap-$backend-$count.log"
 }
 
+# results also go to $work/results.txt (appended), as the lines above
+exec > >(tee -a "$work/results.txt")
+
+echo "# $(date -u +%FT%TZ) state-bench.sh $n ${backends[*]} ${extra[*]:-}"
 for backend in "${backends[@]}"; do
   echo "# fixed cost (N=1):"
   run_one 1 "$backend"

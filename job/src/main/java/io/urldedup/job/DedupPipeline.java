@@ -60,9 +60,20 @@ public final class DedupPipeline {
   public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
       FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
       GenerationTime time) {
+    return build(source, outSink, dlqSink, spec, decode, cachePages, allowCanonicalizationChange, time, false);
+  }
+
+  /**
+   * @param eventTimeFromJson the source stamps records with their JSON field {@code ts} ({@link
+   *     io.urldedup.operators.JsonTimestampAssigner}, embedded mode, {@code --time event}); records
+   *     without a valid one become dead letters {@code bad_timestamp}
+   */
+  public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
+      FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
+      GenerationTime time, boolean eventTimeFromJson) {
 
     SingleOutputStreamOperator<UrlRecord> decoded = source
-        .process(new DecodeFunction(decode), TypeInformation.of(UrlRecord.class))
+        .process(new DecodeFunction(decode, eventTimeFromJson), TypeInformation.of(UrlRecord.class))
         .uid(UID_DECODE)
         .name("decode")
         // chained to the source: records of one partition (or file) stay in order, so the first

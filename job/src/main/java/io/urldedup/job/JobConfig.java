@@ -169,8 +169,9 @@ public final class JobConfig {
           + " crawl advances generations early (the FPR holds, the window shrinks).");
   public static final Option<TimeMode> TIME = Option.choice("time", TimeMode.class).in(FILTER)
       .describedDefault("event in Kafka mode, processing in embedded mode")
-      .help("aged, --window: event: the Kafka record timestamp, with a bounded-out-of-orderness"
-          + " watermark; processing: the TaskManager clock.");
+      .help("aged, --window: event: the Kafka record timestamp (embedded mode: the JSON field ts, epoch"
+          + " millis or ISO-8601; without one a record is a dead letter bad_timestamp), with a"
+          + " bounded-out-of-orderness watermark; processing: the TaskManager clock.");
   public static final Option<Duration> MAX_OUT_OF_ORDERNESS = Option.duration("max-out-of-orderness",
           Duration.ofMillis(1), Duration.ofDays(1), "between 1ms and 1d, e.g. 1min").in(FILTER).defaultValue("1min")
       .help("aged, event time: how late a record may arrive (the watermark's bound).");
@@ -520,9 +521,10 @@ public final class JobConfig {
         throw new ConfigException("--rate, --time and --max-out-of-orderness apply to time windows (--window);"
             + " --window-urls counts new URLs");
       }
-      if (window != null && time == TimeMode.EVENT && mode == Mode.EMBEDDED) {
-        throw new ConfigException("--time event: the embedded mode's records carry no timestamps; accepted there:"
-            + " --time processing (the default in embedded mode)");
+      if (window != null && time == TimeMode.EVENT && mode == Mode.EMBEDDED && format != DecodeConfig.Format.JSON) {
+        throw new ConfigException("--time event in embedded mode reads the event time from the JSON field ts"
+            + " (epoch milliseconds or ISO-8601): give --format json, or --time processing (the default in"
+            + " embedded mode)");
       }
       if (windowUrls > 0 && windowUrls < shards) {
         throw new ConfigException("--window-urls " + windowUrls + " is below --shards " + shards

@@ -2,6 +2,7 @@ package io.urldedup.job;
 
 import io.urldedup.operators.DeadLetter;
 import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.JsonTimestampAssigner;
 import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterPlan;
@@ -330,18 +331,24 @@ public final class UrlDedupJob {
     // stdin is read as a stream (no spool): each line goes through as it arrives
     LineFileSource file = new LineFileSource(c.input, stdin ? "stdin" : c.input);
     String sourceName = stdin ? "stdin" : "file source";
+    // aged, --time event: the JSON field ts is the event time (bad or missing: dead letter bad_timestamp)
+    boolean eventTime = c.generationTime() != null && c.generationTime().event();
+    WatermarkStrategy<RawRecord> watermarks = eventTime
+        ? JsonTimestampAssigner.watermarks(java.time.Duration.ofMillis(c.generationTime().maxOutOfOrdernessMillis()))
+        : WatermarkStrategy.noWatermarks();
     DataStream<RawRecord> source = (state == null
-        ? env.fromSource(file, WatermarkStrategy.noWatermarks(), sourceName)
-        : env.fromSource(state.hold(file), WatermarkStrategy.noWatermarks(), sourceName, file.getProducedType()))
+        ? env.fromSource(file, watermarks, sourceName)
+        : env.fromSource(state.hold(file), watermarks, sourceName, file.getProducedType()))
         // a file is read as byte ranges, one reader each (LineFileSource); stdin has one reader, and
-        // so has a run that ends in a savepoint (--state): its source holds at the end of one input
-        .setParallelism(stdin || state != null ? 1 : env.getParallelism())
+        // so has a run that ends in a savepoint (--state): its source holds at the end of one input;
+        // and so has event time: records in file order, as their timestamps are meant to be read
+        .setParallelism(stdin || state != null || eventTime ? 1 : env.getParallelism())
         .uid(state == null ? "file-source" : state.sourceUid());
     LineSink<UrlRecord> out = new LineSink<>("--output", c.output, r -> r.value);
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
     DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
-        c.allowCanonicalizationChange, c.generationTime());
+        c.allowCanonicalizationChange, c.generationTime(), eventTime);
     sinks.out().setParallelism(1);
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);

@@ -159,8 +159,11 @@ class JobConfigTest {
     assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d", "--window-urls", "5", "--rate", "1")
         .contains("exactly one"));
     assertTrue(error("--input", "x", "--filter", "stable", "--window", "7d").contains("--window applies to --filter aged"));
-    assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1", "--time", "event")
-        .contains("--time processing"));
+    // embedded event time is the JSON field ts: JSON input only
+    String eventText = error("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1", "--time", "event");
+    assertTrue(eventText.contains("--format json") && eventText.contains("--time processing"), eventText);
+    assertTrue(parse("--input", "x", "--format", "json", "--filter", "aged", "--window", "7d", "--rate", "1", "--time",
+        "event").generationTime().event());
     assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--rate", "1").contains("--rate"));
     assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--generations", "64")
         .contains("--generations"));

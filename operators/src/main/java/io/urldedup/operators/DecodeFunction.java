@@ -20,6 +20,11 @@ import org.slf4j.LoggerFactory;
  * <p>Metrics (group {@code urldedup}): counters {@code recordsIn}, {@code invalid} and
  * {@code invalid_<reason>}, with {@code LongCounter} accumulators of the same names prefixed
  * {@code urldedup.}.
+ *
+ * <p>Event time from JSON ({@link #DecodeFunction(DecodeConfig, boolean)}): records reach it
+ * stamped by {@link JsonTimestampAssigner}; one without a valid {@code ts} is a dead letter
+ * {@link RejectReason#BAD_TIMESTAMP} (after the URL checks: a record that is no JSON at all is
+ * {@code not_json}).
  */
 public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
 
@@ -32,6 +37,7 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
   public static final String METRIC_GROUP = "urldedup";
 
   private final DecodeConfig config;
+  private final boolean eventTimeFromJson;
 
   private transient RecordDecoder decoder;
   private transient Counter recordsIn;
@@ -41,14 +47,25 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
   private transient LongCounter invalidAcc;
   private transient LongCounter[] invalidByAcc;
   private transient boolean failureLogged;
+  private transient JsonTimestamp timestamps;
 
   public DecodeFunction(DecodeConfig config) {
+    this(config, false);
+  }
+
+  /**
+   * @param eventTimeFromJson records carry their JSON field {@code ts} as their timestamp ({@link
+   *     JsonTimestampAssigner}); those without one are rejected as {@code bad_timestamp}
+   */
+  public DecodeFunction(DecodeConfig config, boolean eventTimeFromJson) {
     this.config = config;
+    this.eventTimeFromJson = eventTimeFromJson;
   }
 
   @Override
   public void open(OpenContext openContext) throws Exception {
     decoder = new RecordDecoder(config);
+    timestamps = new JsonTimestamp();
     RuntimeContext rc = getRuntimeContext();
     MetricGroup g = rc.getMetricGroup().addGroup(METRIC_GROUP);
     recordsIn = g.counter("recordsIn");
@@ -90,6 +107,19 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
       }
       reject(in, RejectReason.UNPARSEABLE, "decoder failure: " + e, ctx);
       return;
+    }
+    if (eventTimeFromJson) {
+      Long ts = ctx.timestamp();
+      if (ts == null || ts == JsonTimestampAssigner.NO_TIMESTAMP) {
+        String detail = "no event time assigned";
+        try {
+          timestamps.parse(in.value);
+        } catch (UrlRejectedException e) {
+          detail = e.detail();
+        }
+        reject(in, RejectReason.BAD_TIMESTAMP, detail, ctx);
+        return;
+      }
     }
     out.collect(decoded);
   }

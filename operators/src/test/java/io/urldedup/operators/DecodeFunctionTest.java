@@ -75,8 +75,43 @@ class DecodeFunctionTest {
   }
 
   /** Reasons the WHATWG parser never gives (UNPARSEABLE only for a decoder bug). */
+  /** Not produced by the decoder: no longer given, a bug, or only with event time from JSON (tested below). */
   private static final EnumSet<RejectReason> NOT_PRODUCED =
-      EnumSet.of(RejectReason.CONTROL_CHARS, RejectReason.UNPARSEABLE);
+      EnumSet.of(RejectReason.CONTROL_CHARS, RejectReason.UNPARSEABLE, RejectReason.BAD_TIMESTAMP);
+
+  /**
+   * Event time from JSON: records come stamped by {@link JsonTimestampAssigner}; one without a
+   * valid ts is a dead letter bad_timestamp naming the problem, after the URL checks (a record
+   * that is not JSON is not_json); stamped records pass with their timestamp.
+   */
+  @Test
+  void eventTimeFromJsonRejectsRecordsWithoutTs() throws Exception {
+    DecodeFunction fn = new DecodeFunction(cfg("json").build(), true);
+    JsonTimestampAssigner assigner = new JsonTimestampAssigner();
+    String[] values = {"{\"url\":\"http://a.example/\",\"ts\":1000}", "{\"url\":\"http://b.example/\"}",
+        "{\"url\":\"http://c.example/\",\"ts\":\"noon\"}", "not json"};
+    try (OneInputStreamOperatorTestHarness<RawRecord, UrlRecord> h = ProcessFunctionTestHarnesses.forProcessFunction(fn)) {
+      for (String v : values) {
+        RawRecord r = raw(v);
+        h.processElement(r, assigner.extractTimestamp(r, Long.MIN_VALUE));
+      }
+      List<StreamRecord<? extends UrlRecord>> out = new ArrayList<>();
+      h.getOutput().forEach(o -> {
+        if (o instanceof StreamRecord<?> sr) {
+          out.add((StreamRecord<? extends UrlRecord>) sr);
+        }
+      });
+      assertEquals(1, out.size());
+      assertEquals(1000, out.get(0).getTimestamp());
+      List<DeadLetter> dead = new ArrayList<>();
+      h.getSideOutput(DecodeFunction.DEAD_LETTERS).forEach(d -> dead.add(d.getValue()));
+      assertEquals(List.of(RejectReason.BAD_TIMESTAMP, RejectReason.BAD_TIMESTAMP, RejectReason.NOT_JSON),
+          dead.stream().map(d -> d.reason).toList());
+      assertTrue(dead.get(0).detail.contains("no top-level field 'ts'"), dead.get(0).detail);
+      assertTrue(dead.get(1).detail.contains("ISO-8601"), dead.get(1).detail);
+      assertEquals(2, fn.counterValue("invalid_bad_timestamp"));
+    }
+  }
 
   private static RawRecord raw(String value) {
     return new RawRecord(null, value == null ? null : value.getBytes(UTF_8), null, "t-0@1");

@@ -142,6 +142,11 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
    * starting at base(g) (each shift moves base down by one), or all of them.
    */
   final long staleAfter(long d, long g) {
+    return staleFrom(d, base(g));
+  }
+
+  /** {@link #staleAfter} with base(g) given (a caller that has it saves the division). */
+  final long staleFrom(long d, int b) {
     if (d <= 0) {
       return 0;
     }
@@ -149,7 +154,6 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
       return allColumns;
     }
     long run = (1L << d) - 1;
-    int b = base(g);
     if (b == 0) {
       return run;
     }

@@ -25,6 +25,13 @@ final class AgedLineRowFilter extends AgedBloomFilter {
 
   private final int rowWords;
   private final int bits;
+  /** Rows per page and words per row are powers of two (64 / L and 8 L): shifts, not divisions. */
+  private final int pageShift;
+  private final long rowMask;
+  private final int rowShift;
+  /** base(g) of the generation it was computed for (a long division per call otherwise). */
+  private long baseGeneration = Long.MIN_VALUE;
+  private int baseColumn;
 
   AgedLineRowFilter(FilterHeader header, AgedMath.Geometry geometry, AgedClock clock, boolean timed,
       PageStore store) {
@@ -34,15 +41,27 @@ final class AgedLineRowFilter extends AgedBloomFilter {
     }
     this.rowWords = geometry.rowWords();
     this.bits = geometry.segmentBits();
+    this.pageShift = Integer.numberOfTrailingZeros(rowsPerPage);
+    this.rowMask = rowsPerPage - 1;
+    this.rowShift = Integer.numberOfTrailingZeros(rowWords);
+  }
+
+  /** Ring column of position 0 at generation g, cached per generation. */
+  private int baseAt(long g) {
+    if (g != baseGeneration) {
+      baseColumn = base(g);
+      baseGeneration = g;
+    }
+    return baseColumn;
   }
 
   /** Answers whether the URL is (probably) present; inserts it if not. A {@code true} writes nothing. */
   @Override
   public boolean testAndAdd(long h1, long h2) {
     long row = UrlHasher.reduce(h1, rows);
-    long pageId = row / rowsPerPage;
+    long pageId = row >>> pageShift;
     long[] page = store.page(pageId);
-    int off = (int) (row - pageId * rowsPerPage) * rowWords;
+    int off = (int) (row & rowMask) << rowShift;
     if (contains(page, off, h1, h2)) {
       return true;
     }
@@ -53,27 +72,26 @@ final class AgedLineRowFilter extends AgedBloomFilter {
   @Override
   public boolean mightContain(long h1, long h2) {
     long row = UrlHasher.reduce(h1, rows);
-    long pageId = row / rowsPerPage;
-    return contains(store.page(pageId), (int) (row - pageId * rowsPerPage) * rowWords, h1, h2);
+    return contains(store.page(row >>> pageShift), (int) (row & rowMask) << rowShift, h1, h2);
   }
 
   /** Inserts without asking (a forced record): the URL's window starts again now. */
   @Override
   public void add(long h1, long h2) {
     long row = UrlHasher.reduce(h1, rows);
-    long pageId = row / rowsPerPage;
-    insert(pageId, store.page(pageId), (int) (row - pageId * rowsPerPage) * rowWords, h1, h2);
+    long pageId = row >>> pageShift;
+    insert(pageId, store.page(pageId), (int) (row & rowMask) << rowShift, h1, h2);
   }
 
   private void insert(long pageId, long[] page, int off, long h1, long h2) {
     long g = beginInsert();
+    int base = baseAt(g);
     long stamp = page[off] & STAMP_MASK;
     long now = g & STAMP_MASK;
     if (stamp != now) {
-      clearStale(page, off, (now - stamp) & STAMP_MASK, g);
+      clearStale(page, off, (now - stamp) & STAMP_MASK, base);
       page[off] = (page[off] & ~STAMP_MASK) | now;
     }
-    int base = base(g);
     long step = BlockedBloomFilter.step(h1);
     for (int i = 0; i < k; i++) {
       int col = base + i;
@@ -94,9 +112,9 @@ final class AgedLineRowFilter extends AgedBloomFilter {
    */
   private boolean contains(long[] page, int off, long h1, long h2) {
     long g = clock.generation;
+    int base = baseAt(g);
     long d = ((g & STAMP_MASK) - (page[off] & STAMP_MASK)) & STAMP_MASK;
-    long stale = d == 0 ? 0 : staleAfter(d, g);
-    int base = base(g);
+    long stale = d == 0 ? 0 : staleFrom(d, base);
     long step = BlockedBloomFilter.step(h1);
     for (int anchor = l % k; anchor <= l; anchor += k) {
       if (!match(page, off, stale, base, anchor, h2, step)) {
@@ -139,16 +157,15 @@ final class AgedLineRowFilter extends AgedBloomFilter {
   }
 
   /**
-   * Zeroes the segments of the columns recycled by the last {@code d} shifts up to generation g:
-   * the cyclic run of columns base(g) .. base(g) + d - 1 (mod R), one or two bit ranges; all
-   * segments if d >= R. The stamp bits are kept (the caller restamps).
+   * Zeroes the segments of the columns recycled by the last {@code d} shifts up to the generation
+   * whose base column is {@code first}: the cyclic run of columns first .. first + d - 1 (mod R),
+   * one or two bit ranges; all segments if d >= R. The stamp bits are kept (the caller restamps).
    */
-  private void clearStale(long[] page, int off, long d, long g) {
+  private void clearStale(long[] page, int off, long d, int first) {
     if (d >= r) {
       clearBits(page, off, STAMP_BITS, STAMP_BITS + r * bits);
       return;
     }
-    int first = base(g);
     int end = first + (int) d;
     if (end <= r) {
       clearBits(page, off, STAMP_BITS + first * bits, STAMP_BITS + end * bits);

@@ -248,6 +248,75 @@ class AgedOperatorTest {
     h.close();
   }
 
+  /** Writes a given header into the header state of each record's shard: state as another build left it. */
+  static final class HeaderWriter extends org.apache.flink.streaming.api.operators.AbstractStreamOperator<UrlRecord>
+      implements org.apache.flink.streaming.api.operators.OneInputStreamOperator<UrlRecord, UrlRecord> {
+    private final byte[] header;
+    private transient org.apache.flink.api.common.state.ValueState<io.urldedup.state.FilterHeader> state;
+
+    HeaderWriter(byte[] header) {
+      this.header = header;
+    }
+
+    @Override
+    public void open() throws Exception {
+      super.open();
+      state = getPartitionedState(DedupOperator.headerDescriptor());
+    }
+
+    @Override
+    public void processElement(StreamRecord<UrlRecord> element) throws Exception {
+      state.update(io.urldedup.state.FilterHeaderSerializer.INSTANCE.deserialize(
+          new org.apache.flink.core.memory.DataInputDeserializer(header)));
+    }
+  }
+
+  /**
+   * C1: a restored shard keeps the generation length in its header, not what this build's sizing
+   * gives the same flags (an upgrade that sized l differently would otherwise change the window of
+   * existing state). State written by "another build": this spec's header with twice the
+   * generation length; the restored shard's time steps are those of the header's length.
+   */
+  @Test
+  void restoredShardsKeepTheirGenerationLength() throws Exception {
+    long d = SPEC.generationMillis();
+    io.urldedup.state.FilterHeader fresh = SPEC.newHeader(DedupOperatorTestKit.MAPPING);
+    org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(256);
+    io.urldedup.state.FilterHeaderSerializer.INSTANCE.serialize(fresh, out);
+    byte[] bytes = out.getCopyOfBuffer();
+    // the aged record ends: u64 generationMillis, 5 x u64 clock, u32 layout, u32 row lines (little-endian)
+    int at = bytes.length - 8 - 40 - 8;
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    assertEquals(d, b.getLong(at), "the generation length's position in the record");
+    b.putLong(at, 2 * d);
+
+    var writer = new KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>(new HeaderWriter(bytes),
+        r -> r.shard, Types.INT, MAX_PARALLELISM, 1, 0);
+    writer.setStateBackend(DedupOperatorTestKit.stateBackend(Backend.HASHMAP));
+    writer.open();
+    List<UrlRecord> rs = urls("aged-c1", 0, 64);
+    for (UrlRecord r : rs) {
+      writer.processElement(new StreamRecord<>(r));
+    }
+    OperatorSubtaskState written = writer.snapshot(1, 1);
+    writer.close();
+
+    GenerationTime time = GenerationTime.eventTime(OOO);
+    var h = harness(time, Backend.HASHMAP, 1, 0, written);
+    long t = 3_600_000L * 24 * 400 + 700; // not a multiple of either generation length
+    at(h, time, t);
+    for (UrlRecord r : rs) {
+      process(h, r, t);
+    }
+    var headers = ((DedupOperator) h.getOperator()).openHeaders();
+    assertEquals(DedupOperatorTestKit.SHARDS, headers.size());
+    for (var header : headers.values()) {
+      assertEquals(2 * d, header.generationMillis());
+      assertEquals(Math.floorDiv(t - OOO, 2 * d), header.agedClock().epoch(), "steps of the restored length");
+    }
+    h.close();
+  }
+
   /** Rescale 2 -> 3 -> 1 with time moving on: every URL emitted within the window stays a duplicate. */
   @ParameterizedTest
   @EnumSource(Backend.class)

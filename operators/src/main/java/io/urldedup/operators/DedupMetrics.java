@@ -40,6 +40,15 @@ public final class DedupMetrics {
    * generation ahead of the machine's clock, so their shard moved only to one generation past it.
    */
   public static final String TIMESTAMPS_CLAMPED = "timestampsClamped";
+  /**
+   * The subtask's page cache (one for all its shards), counted since it was opened: a miss loads
+   * a 4 KiB page from keyed state (a RocksDB read on that backend), a write-back stores a dirty one
+   * (on eviction or at a checkpoint). A miss rate that stays high after warm-up means the cache
+   * holds less than the filter: raise {@code --cache-memory}.
+   */
+  public static final String PAGE_CACHE_HITS = "pageCacheHits";
+  public static final String PAGE_CACHE_MISSES = "pageCacheMisses";
+  public static final String PAGE_CACHE_WRITE_BACKS = "pageCacheWriteBacks";
   /** Accumulator names are the metric names with this prefix. */
   public static final String ACCUMULATOR_PREFIX = GROUP + ".";
 
@@ -59,6 +68,9 @@ public final class DedupMetrics {
   private volatile long estimatedDistinct;
   private volatile int saturated;
   private volatile double fprOverTarget;
+  private volatile long cacheHits;
+  private volatile long cacheMisses;
+  private volatile long cacheWriteBacks;
 
   DedupMetrics(MetricGroup operatorGroup, RuntimeContext context) {
     MetricGroup g = operatorGroup.addGroup(GROUP);
@@ -74,6 +86,9 @@ public final class DedupMetrics {
     g.gauge(ESTIMATED_DISTINCT, (Gauge<Long>) () -> estimatedDistinct);
     g.gauge(SATURATED, (Gauge<Integer>) () -> saturated);
     g.gauge(FPR_OVER_TARGET, (Gauge<Double>) () -> fprOverTarget);
+    g.gauge(PAGE_CACHE_HITS, (Gauge<Long>) () -> cacheHits);
+    g.gauge(PAGE_CACHE_MISSES, (Gauge<Long>) () -> cacheMisses);
+    g.gauge(PAGE_CACHE_WRITE_BACKS, (Gauge<Long>) () -> cacheWriteBacks);
     // get-or-add: the State Processor API's bootstrap task opens a second instance of the operator
     // in the same task, and accumulators are per task
     emittedTotal = context.getLongCounter(ACCUMULATOR_PREFIX + EMITTED);
@@ -138,8 +153,27 @@ public final class DedupMetrics {
     this.fprOverTarget = fprOverTarget;
   }
 
+  /** Task thread: the page cache's counters, read from the cache (not thread-safe) here. */
+  void publishCache(PageCache cache) {
+    this.cacheHits = cache.hits();
+    this.cacheMisses = cache.misses();
+    this.cacheWriteBacks = cache.writeBacks();
+  }
+
   long estimatedDistinct() {
     return estimatedDistinct;
+  }
+
+  long cacheHits() {
+    return cacheHits;
+  }
+
+  long cacheMisses() {
+    return cacheMisses;
+  }
+
+  long cacheWriteBacks() {
+    return cacheWriteBacks;
   }
 
   int saturated() {

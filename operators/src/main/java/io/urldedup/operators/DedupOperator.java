@@ -582,6 +582,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
     metrics.publish(n == 0 ? 0 : fill / n, maxFpr, bytes, maxSlices);
     metrics.publishSaturation(Math.round(distinct), saturated, maxFpr / spec.fpr());
+    metrics.publishCache(cache);
   }
 
   /** Scalable: the URLs it recorded (exact counter); stable: the model's estimate of those it still holds. */

@@ -10,8 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.StableHolding;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -78,6 +80,47 @@ class DedupGaugesTest {
     assertEquals(0, m.saturated());
     assertEquals(maxFpr(op) / spec.fpr(), m.fprOverTarget(), 1e-12);
     h.close();
+  }
+
+  /**
+   * The page cache gauges are the cache's own counters. A cache that holds every page of the
+   * filter misses each page at most once (its first touch) and writes nothing back before a
+   * checkpoint; one of 2 pages for 8 shards' 4-page filters keeps missing and writes dirty victims
+   * back; a checkpoint's flush writes back what is dirty. Both on real RocksDB.
+   */
+  @Test
+  void pageCacheGaugesCountMissesAndWriteBacks() throws Exception {
+    FilterSpec spec = FilterSpec.stable(0.01, 4 * 4096, 2);
+    List<UrlRecord> records = urls("c", 0, 4000);
+
+    var whole = open(spec, 64, Backend.ROCKSDB, null);
+    DedupOperator op = (DedupOperator) whole.getOperator();
+    feed(whole, records);
+    op.publishGauges();
+    DedupMetrics m = op.metrics();
+    long pages = m.stateBytes() / 4096;
+    assertEquals(8 * 4, pages, "8 shards of 4 pages");
+    assertTrue(m.cacheMisses() > 0 && m.cacheMisses() <= pages, "misses " + m.cacheMisses());
+    assertTrue(m.cacheHits() >= records.size() - m.cacheMisses(), "at least one page per record: " + m.cacheHits());
+    assertEquals(0, m.cacheWriteBacks(), "nothing evicted, no checkpoint yet");
+    DedupOperatorTestKit.checkpoint(whole, 1);
+    op.publishGauges();
+    assertTrue(m.cacheWriteBacks() > 0 && m.cacheWriteBacks() <= pages, "flush: " + m.cacheWriteBacks());
+    whole.close();
+
+    var small = open(spec, 2, Backend.ROCKSDB, null);
+    DedupOperator op2 = (DedupOperator) small.getOperator();
+    feed(small, records);
+    op2.publishGauges();
+    DedupMetrics m2 = op2.metrics();
+    assertTrue(m2.cacheMisses() > 10 * pages, "a 2-page cache keeps missing: " + m2.cacheMisses());
+    assertTrue(m2.cacheWriteBacks() > pages, "dirty victims written back: " + m2.cacheWriteBacks());
+    small.close();
+  }
+
+  @AfterAll
+  static void deleteRocksDir() throws IOException {
+    DedupOperatorTestKit.deleteRocksDir();
   }
 
   private static long sumInserts(Map<Integer, FilterHeader> headers) {

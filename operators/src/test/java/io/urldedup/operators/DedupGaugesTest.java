@@ -1,6 +1,7 @@
 package io.urldedup.operators;
 
 import static io.urldedup.operators.DedupOperatorTestKit.Backend;
+import static io.urldedup.operators.DedupOperatorTestKit.checkpoint;
 import static io.urldedup.operators.DedupOperatorTestKit.feed;
 import static io.urldedup.operators.DedupOperatorTestKit.open;
 import static io.urldedup.operators.DedupOperatorTestKit.urls;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The saturation gauges (issue 12): {@code estimatedDistinct}, {@code saturated} and {@code
  * fprOverTarget} against what the open filters' headers say, and the one WARN per shard at
- * saturation and at twice the FPR target.
+ * saturation and at twice the FPR target; the page cache gauges against the cache's behaviour.
  */
 class DedupGaugesTest {
 
@@ -85,8 +86,8 @@ class DedupGaugesTest {
   /**
    * The page cache gauges are the cache's own counters. A cache that holds every page of the
    * filter misses each page at most once (its first touch) and writes nothing back before a
-   * checkpoint; one of 2 pages for 8 shards' 4-page filters keeps missing and writes dirty victims
-   * back; a checkpoint's flush writes back what is dirty. Both on real RocksDB.
+   * checkpoint, whose flush then writes back what is dirty; a cache of 2 pages in front of 8 shards'
+   * 4-page filters keeps missing and writes its dirty victims back. On real RocksDB.
    */
   @Test
   void pageCacheGaugesCountMissesAndWriteBacks() throws Exception {
@@ -103,7 +104,7 @@ class DedupGaugesTest {
     assertTrue(m.cacheMisses() > 0 && m.cacheMisses() <= pages, "misses " + m.cacheMisses());
     assertTrue(m.cacheHits() >= records.size() - m.cacheMisses(), "at least one page per record: " + m.cacheHits());
     assertEquals(0, m.cacheWriteBacks(), "nothing evicted, no checkpoint yet");
-    DedupOperatorTestKit.checkpoint(whole, 1);
+    checkpoint(whole, 1);
     op.publishGauges();
     assertTrue(m.cacheWriteBacks() > 0 && m.cacheWriteBacks() <= pages, "flush: " + m.cacheWriteBacks());
     whole.close();

@@ -8,7 +8,9 @@ from /index.html, and each page links the way real pages do: relative links, ../
 absolute URLs with mixed-case hosts and dot segments, fragments, tracking parameters
 (utm_source, utm_medium, utm_campaign: the crawl strips them with --strip-params), the same link
 twice, random cross links, and on some pages a broken link (a missing page: 404), a malformed one
-(the job dead-letters it) and an offsite one (not fetched). A few orphan pages are linked from
+(the job dead-letters it), an offsite one (not fetched) and links of other schemes (news:, ftp:,
+javascript:, tel:, ...; every page has a mailto: link): the spider publishes them as it publishes
+every href, and the job dead-letters them as unsupported_scheme. A few orphan pages are linked from
 nowhere. DIR/manifest.json counts what was written; samples/crawler/sitecheck.py recomputes the
 reachable set from the files themselves and checks it against the manifest.
 """
@@ -23,6 +25,20 @@ MALFORMED = [
     "http://{host}:99999/bad-port.html",   # port out of range
     "http://exa mple.test/space-in-host",   # space in the host
     "http://exa^mple.test/caret-in-host",   # a forbidden host code point (WHATWG)
+]
+
+# Links of schemes other than http(s), as real pages have them; the job dead-letters each as
+# unsupported_scheme. The first is the link that once failed the verdict on a real site.
+OTHER_SCHEMES = [
+    "news://comp.ai.genetic",
+    "news:comp.infosystems.www.authoring.html",
+    "ftp://ftp.example.test/pub/README.txt",
+    "javascript:void(0)",
+    "javascript:history.back()",
+    "mailto:someone@example.test?subject=hello",
+    "tel:+1-555-0100",
+    "data:text/plain,hello",
+    "irc://irc.example.test/#crawl",
 ]
 
 
@@ -47,7 +63,8 @@ def main():
     def mixed_case(h):
         return "".join(c.upper() if rnd.random() < 0.5 else c for c in h)
 
-    counts = {"pages": 0, "orphans": 0, "broken": 0, "malformed": 0, "offsite": 0, "links": 0}
+    counts = {"pages": 0, "orphans": 0, "broken": 0, "malformed": 0, "offsite": 0, "other_scheme": 0,
+              "links": 0}
     broken, malformed = [], []
 
     def write(path, title, links):
@@ -63,7 +80,7 @@ def main():
         counts["links"] += len(links)
 
     def extras(i, links):
-        """Broken, malformed and offsite links on some pages, the same for a given seed."""
+        """Broken, malformed, offsite and other-scheme links on some pages, the same for a given seed."""
         if i % 40 == 7:
             links.append(("missing-%d.html" % i, "broken"))
             counts["broken"] += 1
@@ -76,6 +93,9 @@ def main():
         if i % 20 == 3:
             links.append(("https://offsite.example/ref/%d" % i, "offsite"))
             counts["offsite"] += 1
+        if i % 50 == 11:
+            links.append((OTHER_SCHEMES[(i // 50) % len(OTHER_SCHEMES)], "other scheme"))
+            counts["other_scheme"] += 1
 
     # the home page and the section / subsection indexes
     write("/index.html", "home", [("sec%d/index.html" % s, "section %d" % s) for s in range(sections)]
@@ -123,9 +143,10 @@ def main():
                     broken_pages=len(broken), malformed_links=malformed)
     with open(os.path.join(a.out, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1)
-    print("gensite: %d pages reachable from %s/index.html (+%d orphans), %d links, %d broken, %d malformed, %d offsite"
+    print("gensite: %d pages reachable from %s/index.html (+%d orphans), %d links, %d broken, %d malformed, %d offsite,"
+          " %d of other schemes (and a mailto: on every page)"
           % (counts["pages"], base, counts["orphans"], counts["links"], counts["broken"], counts["malformed"],
-             counts["offsite"]), file=sys.stderr)
+             counts["offsite"], counts["other_scheme"]), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,11 @@
 # Teardown stops only what this script started. Bounded by --timeout (crawl) + 5 min (set-up).
 #
 # Ports: CRAWLER_PORT_BASE (default 49000): Kafka +92, controller +93, REST +81, RPC +123,
-# Prometheus JM +249, TM +250, the generated site +80. Stack dir: deploy/local/.work/crawler.
+# Prometheus JM +249, TM +250, the generated site +80; stack.sh's own variables (KAFKA_PORT,
+# CONTROLLER_PORT, FLINK_REST_PORT, FLINK_RPC_PORT, PROM_JM_PORT, PROM_TM_PORT) win when set.
+# Stack dir: URLDEDUP_STACK_DIR (default deploy/local/.work/crawler).
+# A small site of other schemes only: --site samples/crawler/sites/other-schemes
+#   --start http://localhost:<base+80>/index.html
 set -euo pipefail
 
 SAMPLE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -43,7 +47,7 @@ STRIP="utm_source,utm_medium,utm_campaign"
 OUT=""
 TIMEOUT=900
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
 bad() { echo "crawler: $1" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -78,7 +82,7 @@ IDLE_S="$(seconds_of "$IDLE")"; CKPT_S="$(seconds_of "$CKPT")"
 # the frontier sees new URLs only at the job's checkpoints: a shorter idle ends every crawl early
 [ "$IDLE_S" -gt $(( CKPT_S + 5 )) ] || bad "--idle: must exceed --checkpoint-interval + 5 s (output is visible at checkpoints), got $IDLE with $CKPT"
 case "$FILTER" in
-  scalable) FPR="${FPR:-1e-6}" ;;
+  scalable) FPR="${FPR:-1e-6}"; [ -z "$MEMORY" ] || bad "--memory applies to --filter stable only (the scalable filter grows with the URLs)" ;;
   stable) FPR="${FPR:-0.01}"; MEMORY="${MEMORY:-32k}"; SHARDS="${SHARDS:-4}" ;;
   *) bad "--filter: expected scalable or stable, got '$FILTER'" ;;
 esac
@@ -107,8 +111,9 @@ else
 fi
 
 export URLDEDUP_STACK_DIR="${URLDEDUP_STACK_DIR:-$REPO/deploy/local/.work/crawler}"
-export KAFKA_PORT=$(( BASE + 92 )) CONTROLLER_PORT=$(( BASE + 93 )) FLINK_REST_PORT=$(( BASE + 81 ))
-export FLINK_RPC_PORT=$(( BASE + 123 )) PROM_JM_PORT=$(( BASE + 249 )) PROM_TM_PORT=$(( BASE + 250 ))
+export KAFKA_PORT="${KAFKA_PORT:-$(( BASE + 92 ))}" CONTROLLER_PORT="${CONTROLLER_PORT:-$(( BASE + 93 ))}"
+export FLINK_REST_PORT="${FLINK_REST_PORT:-$(( BASE + 81 ))}" FLINK_RPC_PORT="${FLINK_RPC_PORT:-$(( BASE + 123 ))}"
+export PROM_JM_PORT="${PROM_JM_PORT:-$(( BASE + 249 ))}" PROM_TM_PORT="${PROM_TM_PORT:-$(( BASE + 250 ))}"
 export INPUT_TOPIC=crawl.discovered OUTPUT_TOPIC=crawl.frontier DLQ_TOPIC=crawl.dlq GROUP_ID=urldedup-crawl
 # shellcheck source=../../deploy/local/stack.sh
 source "$REPO/deploy/local/stack.sh"

@@ -10,14 +10,17 @@ A URL's identity is its normal form: lowercase scheme and host, dot segments rem
 5.2.4, urljoin), fragment dropped, the --strip-params names removed from the query, an empty
 query dropped. A URL names a page when the file exists (a directory: its index.html); else it is
 a broken link, which the crawler must have fetched as a 404. Links that do not parse as URLs are
-malformed, and must be in the DLQ (by their raw value).
+malformed, and must be in the DLQ (by their raw value). Links of other schemes (mailto:, news:,
+ftp:, javascript:, ...) are published too (the spider publishes every href): each must be in the
+DLQ with the reason unsupported_scheme.
 
 Prints the summary line
     fetched=N distinct=N refetched=N missed=N dlq=N seconds=N
-and a detail line (pages, broken, malformed, offsite, pages/s, discovery-to-fetch latency), and
+and a detail line (pages, broken, malformed, other schemes, offsite, pages/s, discovery-to-fetch latency), and
 exits 1 when a check fails: scalable refetched must be 0 and missed at most the FP budget
 (mean + 4 sd + 1 of Binomial(distinct URLs discovered, fpr)); every broken link fetched as 404,
-every malformed link dead-lettered. (stable: refetches are checked against plan's model by run.sh.)
+every malformed link dead-lettered, every link of another scheme dead-lettered as
+unsupported_scheme. (stable: refetches are checked against plan's model by run.sh.)
 """
 import argparse
 import fnmatch
@@ -95,7 +98,7 @@ def main():
             f = os.path.join(f, "index.html")
         return f if os.path.isfile(f) else None
 
-    pages, broken, malformed, offsite = set(), set(), set(), set()
+    pages, broken, malformed, offsite, other_scheme = set(), set(), set(), set(), set()
     queue, seen = [start], {start}
     while queue:
         u = queue.pop()
@@ -112,12 +115,14 @@ def main():
         base = urljoin(u, p.base) if p.base else u
         for h in p.hrefs:
             h = h.strip()
-            if h.lower().startswith(("mailto:", "javascript:", "tel:", "data:")):
-                continue
             try:
                 absolute = urljoin(base, h)
+                scheme = urlsplit(absolute).scheme.lower()
             except ValueError:
                 malformed.add(h)
+                continue
+            if scheme not in ("http", "https"):
+                other_scheme.add(absolute)
                 continue
             n = normal(absolute, strip)
             if n is None:
@@ -147,22 +152,25 @@ def main():
                 lat["download"].append(f - t)
             first_ms = r["fetched_ms"] if first_ms is None else min(first_ms, r["fetched_ms"])
             last_ms = r["fetched_ms"] if last_ms is None else max(last_ms, r["fetched_ms"])
-    dlq_values = set()
+    dlq_reasons = {}  # url -> the reasons it was dead-lettered with (header urldedup.reason)
     dlq = 0
     with open(a.dlq, encoding="utf-8") as fh:
         for line in fh:
             dlq += 1
             try:
-                dlq_values.add(json.loads(json.loads(line)["value"])["url"])
+                r = json.loads(line)
+                url = json.loads(r["value"])["url"]
             except (ValueError, KeyError, TypeError):
-                pass
+                continue
+            dlq_reasons.setdefault(url, set()).add((r.get("headers") or {}).get("urldedup.reason"))
 
     fetched = sum(fetches.values())
     distinct = len(fetches)
     refetched = fetched - distinct
     missed = sorted(pages - fetches.keys())
     broken_not_404 = sorted(b for b in broken if statuses.get(b) != 404)
-    malformed_lost = sorted(m for m in malformed if m not in dlq_values)
+    malformed_lost = sorted(m for m in malformed if m not in dlq_reasons)
+    other_lost = sorted(o for o in other_scheme if "unsupported_scheme" not in dlq_reasons.get(o, ()))
     secs = float(a.seconds)
     print("fetched=%d distinct=%d refetched=%d missed=%d dlq=%d seconds=%d" % (fetched, distinct, refetched,
                                                                              len(missed), dlq, round(secs)))
@@ -179,18 +187,20 @@ def main():
     n_urls = a.discovered if a.discovered is not None else len(pages) + len(broken) + len(offsite)
     mean = n_urls * a.fpr
     budget = math.floor(mean + 4 * math.sqrt(mean * (1 - a.fpr)) + 1)
-    print("crawl: pages=%d broken=%d (fetched as 404: %d) malformed=%d (in DLQ: %d) offsite=%d "
-          "pages_per_s=%.1f (first to last fetch %.1f s) fp_budget=%d (%d URLs x fpr %g)"
+    print("crawl: pages=%d broken=%d (fetched as 404: %d) malformed=%d (in DLQ: %d) other_scheme=%d "
+          "(in DLQ as unsupported_scheme: %d) offsite=%d pages_per_s=%.1f (first to last fetch %.1f s) "
+          "fp_budget=%d (%d URLs x fpr %g)"
           % (len(pages), len(broken), len(broken) - len(broken_not_404), len(malformed),
-             len(malformed) - len(malformed_lost), len(offsite), fetched / span if span else 0, span,
-             budget, n_urls, a.fpr))
+             len(malformed) - len(malformed_lost), len(other_scheme), len(other_scheme) - len(other_lost),
+             len(offsite), fetched / span if span else 0, span, budget, n_urls, a.fpr))
     print("crawl: discovery_to_fetch_ms " + "; ".join(latency))
     ok = True
     for what, items in (("missed page", missed), ("broken link not fetched as 404", broken_not_404),
-                        ("malformed link not in the DLQ", malformed_lost)):
+                        ("malformed link not in the DLQ", malformed_lost),
+                        ("link of another scheme not in the DLQ as unsupported_scheme", other_lost)):
         for x in items[:10]:
             print("crawl: %s: %s" % (what, x), file=sys.stderr)
-    if broken_not_404 or malformed_lost:
+    if broken_not_404 or malformed_lost or other_lost:
         ok = False
     if a.filter == "scalable" and (refetched != 0 or len(missed) > budget):
         ok = False

@@ -5,25 +5,24 @@ found on the page to urldedup's input topic, record each fetch.
         -a discovered_topic=T -a frontier_topic=T [-a group=G] [-a idle_s=20] [-a fetched=FILE]
 
 Links are published raw, as found on the page (made absolute against the page's base, which
-needs the page; nothing else): urldedup canonicalizes (case, dot segments, fragments, --strip-params)
-and decides what is new. Each record is JSON {"url", "referrer", "depth"}; the job passes
-referrer and depth through untouched to the output topic, where the frontier reads them back.
+needs the page; nothing else), every one of them, other schemes too (mailto:, news:, ...):
+urldedup canonicalizes (case, dot segments, fragments, --strip-params), decides what is new, and
+dead-letters what is no http(s) URL, with the reason. Each record is JSON {"url", "referrer",
+"depth"}; the job passes referrer and depth through untouched to the output topic, where the
+frontier reads them back.
 The start URL is published with "force": true, so it is fetched even if a previous crawl of the
 same job saw it (Scrapy's dont_filter, Heritrix's addForce).
 
 Scope: only URLs on the start URL's host:port are fetched (everything else still goes through
 urldedup, as a fleet would fetch it). The crawl ends when the frontier has been idle for idle_s.
 """
-import collections
 import json
 import time
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from confluent_kafka import Producer
 from scrapy import Spider, signals
 from scrapy.exceptions import DontCloseSpider
-from scrapy.linkextractors import LinkExtractor
-from w3lib.url import safe_url_string
 
 
 def _host_port(url):
@@ -37,41 +36,34 @@ def _host_port(url):
         return None
 
 
-class RawLinks:
-    """Scrapy's LinkExtractor, keeping each link as written on the page.
+def page_links(response):
+    """Every href of the page's <a> and <area> elements, in page order, as written (surrounding
+    whitespace stripped) and made absolute against the page's base (its first <base href>, else
+    the page's URL) with urljoin, as sitecheck.py resolves them.
 
-    LinkExtractor makes links absolute and then normalizes them (w3lib safe_url_string lowercases
-    the host, percent-encodes); its process_value hook sees each link after urljoin and before
-    that. The raw forms are queued under their normalized form and handed back in page order, so
-    each extracted Link gets its own raw spelling. A link that w3lib cannot parse at all (a port
-    out of range raises ValueError out of extract_links in Scrapy 2.8, losing the whole page) is
-    dropped from Scrapy's list and published raw: urldedup dead-letters it with the reason.
+    Nothing is filtered out: links of other schemes (mailto:, news:, ftp:, javascript:), links
+    with a port out of range or a bad host, and links with any file extension are all published,
+    and the job decides: it dead-letters what is no http(s) URL with the reason
+    (unsupported_scheme, bad_port, bad_host, ...). Scrapy's LinkExtractor drops other schemes and
+    some extensions (.pdf, .zip) without a word, and a link it cannot join or normalize is lost
+    with it; so the sample does not use it. A link urljoin cannot resolve (ValueError: a bad IPv6
+    address) is published as written.
     """
-
-    def __init__(self):
-        self.extractor = LinkExtractor(unique=False, process_value=self._seen)
-        self.raw = collections.defaultdict(collections.deque)
-        self.unparseable = []
-        self.encoding = "utf-8"
-
-    def _seen(self, value):
+    base = response.url
+    declared = response.xpath("//base/@href").get()
+    if declared:
         try:
-            key = safe_url_string(value, encoding=self.encoding)
+            base = urljoin(response.url, declared)
         except ValueError:
-            self.unparseable.append(value)
-            return None
-        self.raw[key].append(value)
-        return value
-
-    def extract(self, response):
-        self.raw.clear()
-        self.unparseable = []
-        self.encoding = response.encoding
-        out = []
-        for link in self.extractor.extract_links(response):
-            q = self.raw.get(link.url)
-            out.append(q.popleft() if q else link.url)
-        return out + self.unparseable
+            pass
+    out = []
+    for href in response.xpath("//a/@href | //area/@href").getall():
+        href = href.strip()
+        try:
+            out.append(urljoin(base, href))
+        except ValueError:
+            out.append(href)
+    return out
 
 
 class SiteSpider(Spider):
@@ -90,7 +82,6 @@ class SiteSpider(Spider):
         if self.scope is None:
             raise ValueError("start: not an absolute http(s) URL: %r" % start)
         self.fetched_path = fetched
-        self.links = RawLinks()
         self.published = 0
         self.publish_errors = 0
         self.last_publish = time.monotonic()
@@ -147,7 +138,7 @@ class SiteSpider(Spider):
         if 300 <= response.status < 400 and b"Location" in response.headers:
             self.publish(response.urljoin(response.headers[b"Location"].decode("latin-1")), response.url, depth)
         elif response.status == 200 and hasattr(response, "text"):
-            for url in self.links.extract(response):
+            for url in page_links(response):
                 self.publish(url, response.url, depth)
         return ()
 

@@ -1,9 +1,20 @@
 package io.urldedup.job;
 
+import static io.urldedup.job.Command.BOOTSTRAP;
+import static io.urldedup.job.Command.INSPECT;
+import static io.urldedup.job.Command.PLAN;
+import static io.urldedup.job.Command.PROBE;
+import static io.urldedup.job.Command.RUN;
+import static io.urldedup.state.FilterSpec.Kind.AGED;
+import static io.urldedup.state.FilterSpec.Kind.SCALABLE;
+import static io.urldedup.state.FilterSpec.Kind.STABLE;
+
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.PageCacheSizing;
+import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.PageStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +54,9 @@ import org.apache.flink.util.TimeUtils;
  *       {@link #OPTIONS} where it should appear in {@code --help}. Pick the factory for its type
  *       ({@link Option#integer}, {@link Option#size}, {@link Option#choice}, {@link Option#toggle},
  *       ...) or {@link Option#of} with your own parser; give a default as the user would type it,
- *       or {@link Option#describedDefault} if it depends on other flags.</li>
+ *       or {@link Option#describedDefault} if it depends on other flags. Say where it applies:
+ *       {@link Option#forCommands} if a command other than run (and plan) takes it, {@link
+ *       Option#forFilters} if it belongs to some filter kinds only; it is refused elsewhere.</li>
  *   <li>Read it where it is used: {@code config.get(JobConfig.WINDOW)} (the parsed default if not
  *       given). A setting of the filter or the decoder goes into {@link #filterSpec} / {@link
  *       #decodeConfig} in the constructor, which then validates it; a canonicalization setting also
@@ -91,10 +104,12 @@ public final class JobConfig {
   // ---- the flags ----
 
   public static final Option<String> INPUT = Option.string("input", "PATH|-").in(IO)
+      .forCommands(RUN, BOOTSTRAP, PROBE)
       .help("Input file, one record per line ('-' = stdin). Required in embedded mode.");
   public static final Option<String> OUTPUT = Option.string("output", "PATH|-").in(IO).defaultValue("-")
       .help("Where unseen URLs are written ('-' = stdout).");
-  public static final Option<String> DLQ = Option.string("dlq", "PATH|-|none").in(IO).defaultValue(NONE)
+  public static final Option<String> DLQ = Option.string("dlq", "PATH|-|none").in(IO).forCommands(RUN, BOOTSTRAP)
+      .defaultValue(NONE)
       .help("Dead letters, one a line: reason<TAB>detail<TAB>origin<TAB>escaped original value."
           + " 'none' only counts them (see the summary).");
 
@@ -126,101 +141,123 @@ public final class JobConfig {
           + " the broker's transaction.max.timeout.ms (default 15min).");
 
   public static final Option<FilterSpec.Kind> FILTER_KIND = Option.choice("filter", FilterSpec.Kind.class)
-      .in(FILTER).defaultValue("scalable")
+      .in(FILTER).forCommands(RUN, BOOTSTRAP).defaultValue("scalable")
       .help("stable: fixed memory, forgets old URLs (they come back for recrawl);"
           + " scalable: never re-emits a URL, memory grows with distinct URLs;"
           + " aged: suppresses a URL for a window (--window or --window-urls), then lets it come back.");
   public static final Option<Double> FPR = Option.decimal("fpr", "RATE",
           d -> d >= FilterSpec.MIN_FPR && d < FilterSpec.MAX_FPR,
           "a rate from " + FilterSpec.MIN_FPR + " up to (not including) " + FilterSpec.MAX_FPR + ", e.g. 0.01 or 1e-6")
-      .in(FILTER).defaultValue("0.01")
+      .in(FILTER).forCommands(RUN, BOOTSTRAP).defaultValue("0.01")
       .help("Target false-positive rate, 1e-9 <= RATE < 0.5 (a false positive is a page never"
           + " crawled).");
-  public static final Option<Long> MEMORY = Option.size("memory", 1, "").in(FILTER).defaultValue("128m")
+  public static final Option<Long> MEMORY = Option.size("memory", 1, "").in(FILTER)
+      .forCommands(RUN, BOOTSTRAP).forFilters(STABLE).defaultValue("128m")
       .help("stable: total filter memory, e.g. 64m, 1g.");
   public static final Option<Integer> CELL_BITS = Option.integer("cell-bits",
           FilterSpec.MIN_CELL_BITS + ".." + FilterSpec.MAX_CELL_BITS, FilterSpec.MIN_CELL_BITS, FilterSpec.MAX_CELL_BITS)
-      .in(FILTER).defaultValue("2").help("stable: bits per cell d (Max = 2^d - 1).");
-  public static final Option<Long> CAPACITY = Option.atLeast("capacity", "N", 1).in(FILTER).defaultValue("1000000")
+      .in(FILTER).forCommands(RUN, BOOTSTRAP).forFilters(STABLE).defaultValue("2")
+      .help("stable: bits per cell d (Max = 2^d - 1).");
+  public static final Option<Long> CAPACITY = Option.atLeast("capacity", "N", 1).in(FILTER)
+      .forCommands(RUN, BOOTSTRAP).forFilters(SCALABLE).defaultValue("1000000")
       .help("scalable: total URLs the first slices hold at their error.");
   public static final Option<Integer> GROWTH = Option.integer("growth",
           FilterSpec.MIN_GROWTH + ".." + FilterSpec.MAX_GROWTH, FilterSpec.MIN_GROWTH, FilterSpec.MAX_GROWTH)
-      .in(FILTER).defaultValue("2").help("scalable: each new slice is this many times larger.");
+      .in(FILTER).forCommands(RUN, BOOTSTRAP).forFilters(SCALABLE).defaultValue("2")
+      .help("scalable: each new slice is this many times larger.");
   public static final Option<Double> TIGHTENING = Option.decimal("tightening", "RATIO", d -> d > 0 && d < 1,
           "a number strictly between 0 and 1, e.g. 0.01")
-      .in(FILTER).defaultValue("0.5")
+      .in(FILTER).forCommands(RUN, BOOTSTRAP).forFilters(SCALABLE).defaultValue("0.5")
       .help("scalable: each new slice's error is this times the previous, 0 < RATIO < 1.");
-  public static final Option<Long> MAX_MEMORY = Option.size("max-memory", 1, "").in(FILTER).defaultValue("1g")
+  public static final Option<Long> MAX_MEMORY = Option.size("max-memory", 1, "").in(FILTER)
+      .forCommands(RUN, BOOTSTRAP).forFilters(SCALABLE).defaultValue("1g")
       .help("scalable: hard cap on total filter memory.");
   public static final Option<Duration> WINDOW = Option.duration("window", Duration.ofSeconds(1),
           Duration.ofDays(3650), "between 1s and 3650d, e.g. 7d").in(FILTER)
+      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
       .help("aged: a URL is not emitted again for this long after it was emitted (time window, e.g."
           + " 7d); needs --rate.");
   public static final Option<Long> WINDOW_URLS = Option.atLeast("window-urls", "N", 1).in(FILTER)
+      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
       .help("aged: a URL is not emitted again until N new URLs have been emitted after it (count"
           + " window; per shard N / --shards of them).");
   public static final Option<Integer> GENERATIONS = Option.integer("generations", "1.." + FilterSpec.MAX_GENERATIONS,
           1, FilterSpec.MAX_GENERATIONS).in(FILTER)
+      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
       .describedDefault("chosen for a 10% slack (see plan)")
       .help("aged: l, the window's generations; more generations forget more sharply after the window.");
   public static final Option<Double> RATE = Option.decimal("rate", "URLS/s", d -> d > 0 && d < 1e12,
           "a positive number of new URLs per second, e.g. 500").in(FILTER)
+      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
       .help("aged, --window: expected new URLs per second in total; sizes the slices. A faster"
           + " crawl advances generations early (the FPR holds, the window shrinks).");
   public static final Option<TimeMode> TIME = Option.choice("time", TimeMode.class).in(FILTER)
+      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
       .describedDefault("event in Kafka mode, processing in embedded mode")
       .help("aged, --window: event: the Kafka record timestamp (embedded mode: the JSON field ts, epoch"
           + " millis or ISO-8601; without one a record is a dead letter bad_timestamp), with a"
           + " bounded-out-of-orderness watermark; processing: the TaskManager clock.");
   public static final Option<Duration> MAX_OUT_OF_ORDERNESS = Option.duration("max-out-of-orderness",
-          Duration.ofMillis(1), Duration.ofDays(1), "between 1ms and 1d, e.g. 1min").in(FILTER).defaultValue("1min")
+          Duration.ofMillis(1), Duration.ofDays(1), "between 1ms and 1d, e.g. 1min").in(FILTER)
+      .forCommands(RUN, BOOTSTRAP).forFilters(AGED).defaultValue("1min")
       .help("aged, event time: how late a record may arrive (the watermark's bound).");
   public static final Option<Integer> SHARDS = Option.integer("shards", "N", 1, DecodeConfig.MAX_SHARDS)
-      .in(FILTER).defaultValue(Integer.toString(DecodeConfig.DEFAULT_SHARDS))
+      .in(FILTER).forCommands(RUN, BOOTSTRAP, PROBE)
+      .defaultValue(Integer.toString(DecodeConfig.DEFAULT_SHARDS))
       .help("Filter shards (keys); fixed for the life of the state, independent of parallelism.");
   public static final Option<Long> HASH_SEED = Option.of("hash-seed", "INT64", JobConfig::seed).in(FILTER)
+      .forCommands(RUN, BOOTSTRAP, PROBE)
       .help("Secret hash seed (decimal or 0x hex), a random 64-bit value; better env " + SEED_ENV
           + " (flink run logs program arguments). Without it a public default is used, with a"
           + " warning. urldedup never logs it.");
 
   public static final Option<DecodeConfig.Format> FORMAT = Option.choice("format", DecodeConfig.Format.class)
-      .in(DECODE).defaultValue("text")
+      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE).defaultValue("text")
       .help("text: the record value is the URL; json: an object with a \"url\" string"
           + " (and optional \"force\": true to re-emit).");
   public static final Option<DecodeConfig.KeyMode> KEY = Option.choice("key", DecodeConfig.KeyMode.class)
       .in(DECODE).defaultValue("host")
       .help("Output record key: the host, the registrable domain, or none.");
-  /** Given alone (or empty), the session-id list: a bare flag means "the usual ones". */
-  public static final Option<String> STRIP_PARAMS = Option.string("strip-params", "[LIST]").in(DECODE)
-      .defaultValue(NONE)
+  /**
+   * Given alone, the session-id list: a bare flag means "the usual ones". An empty value is
+   * refused: it is what an unset shell variable gives ({@code --strip-params "$P"}), and reading it
+   * as the default list would turn a rule on that nobody asked for.
+   */
+  public static final Option<String> STRIP_PARAMS = Option.of("strip-params", "[LIST]", JobConfig::stripParamsValue)
+      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE).whenAlone("default").defaultValue(NONE)
       .help("Opt-in rule: remove these query and path parameters (comma-separated names,"
           + " case-insensitive, '*' a wildcard: utm_*). Without a list, or 'default': "
-          + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS) + ". 'none': keep all."
+          + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS) + ". 'none': keep all. An empty value is"
+          + " refused."
           + " See docs/canonicalization.md for every rule.");
   public static final Option<Boolean> STRIP_WWW = Option.toggle("strip-www").in(DECODE)
+      .forCommands(RUN, BOOTSTRAP, PROBE)
       .help("Opt-in rule: drop a leading 'www.' from hosts (while a registrable domain remains).");
   public static final Option<Boolean> SORT_PARAMS = Option.toggle("sort-params").in(DECODE)
+      .forCommands(RUN, BOOTSTRAP, PROBE)
       .help("Opt-in rule: sort query parameters by name (stable). Merges ?b=2&a=1 with ?a=1&b=2.");
   public static final Option<Boolean> DROP_EMPTY_PARAMS = Option.toggle("drop-empty-params")
-      .in(DECODE)
+      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE)
       .help("Opt-in rule: remove empty query pairs (&&) and parameters with an empty value (a=).");
   public static final Option<Boolean> COLLAPSE_SLASHES = Option.toggle("collapse-slashes")
-      .in(DECODE)
+      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE)
       .help("Opt-in rule: collapse runs of '/' in paths (merges bucket//key with bucket/key).");
   public static final Option<Integer> MAX_URL_BYTES = Option.integer("max-url-bytes", "N",
           DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES)
-      .in(DECODE).defaultValue(Integer.toString(DecodeConfig.DEFAULT_MAX_URL_BYTES))
+      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE)
+      .defaultValue(Integer.toString(DecodeConfig.DEFAULT_MAX_URL_BYTES))
       .help("Longer canonical URLs are dead letters (too_long).");
   public static final Option<Boolean> ALLOW_CANONICALIZATION_CHANGE = Option.toggle("allow-canonicalization-change")
-      .in(DECODE)
+      .in(DECODE).forCommands(RUN, PROBE)
       .help("Restore state written with other canonicalization settings (logged as a warning; URLs seen"
           + " before may be emitted once more) instead of refusing it.");
 
   public static final Option<Integer> PARALLELISM = Option.integer("parallelism", "N", 1, FLINK_MAX_PARALLELISM)
-      .in(RUNTIME).describedDefault("cluster default (embedded: CPU cores, at most " + EMBEDDED_MAX_PARALLELISM + ")")
+      .in(RUNTIME).forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
+      .describedDefault("cluster default (embedded: CPU cores, at most " + EMBEDDED_MAX_PARALLELISM + ")")
       .help("Operator parallelism.");
   public static final Option<StateBackend> STATE_BACKEND = Option.choice("state-backend", StateBackend.class)
-      .in(RUNTIME).defaultValue("hashmap")
+      .in(RUNTIME).forCommands(RUN, BOOTSTRAP).defaultValue("hashmap")
       .help("hashmap: state on the heap; rocksdb: on local disk, incremental checkpoints.");
   public static final Option<String> CHECKPOINT_DIR = Option.nonEmpty("checkpoint-dir", "URI").in(RUNTIME)
       .help("Checkpoint storage, e.g. file:///var/urldedup/ckpt or s3://...; without it the"
@@ -240,17 +277,21 @@ public final class JobConfig {
           + Math.round(PageCacheSizing.HEAP_SHARE * 100) + "% of the TaskManager heap over its slots"
           + " (at least " + (PageCacheSizing.MIN_BUDGET_BYTES >> 20) + "m).");
   public static final Option<String> JOB_NAME = Option.nonEmpty("job-name", "NAME").in(RUNTIME)
+      .forCommands(RUN, BOOTSTRAP)
       .defaultValue("urldedup").help("Flink job name.");
   public static final Option<String> CONFIG = Option.string("config", "FILE").in(RUNTIME)
-      .help("key=value lines with the same keys as the flags (no --); flags override the file.");
+      .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
+      .help("key=value lines with the same keys as the flags (no --); flags override the file. One file"
+          + " can serve several commands: each reads the keys it takes and ignores the others.");
 
   /** Every flag, in {@code --help} order. */
   public static final Option<String> STATE = Option.nonEmpty("state", "DIR").in(STATE_OPS)
+      .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
       .help("run (embedded): restore from the savepoint in DIR if there is one, and save one there at the"
           + " end of input and on Ctrl-C. bootstrap: write the savepoint there. inspect, probe: read the"
           + " newest savepoint or retained checkpoint in DIR (or DIR itself).");
-  public static final Option<Boolean> JSON = Option.toggle("json").in(STATE_OPS)
-      .help("inspect: print one JSON document instead of the text report.");
+  public static final Option<Boolean> JSON = Option.toggle("json").in(STATE_OPS).forCommands(INSPECT, PLAN)
+      .help("inspect, plan: print one JSON document instead of the text report.");
 
   static final List<Option<?>> OPTIONS = List.of(
       INPUT, OUTPUT, DLQ,
@@ -279,6 +320,11 @@ public final class JobConfig {
   // ---- the parsed settings ----
   private final Map<Option<?>, Object> values = new HashMap<>();
   private final Set<Option<?>> given = new HashSet<>();
+  /** The config file line ({@code FILE:LINE}) of each flag given there and not on the command line. */
+  private final Map<Option<?>, String> origin = new HashMap<>();
+
+  /** The command these flags are for. */
+  public final Command command;
 
   public final Mode mode;
   public final String input;
@@ -340,37 +386,71 @@ public final class JobConfig {
     return Collections.unmodifiableSet(new LinkedHashSet<>(BY_NAME.keySet()));
   }
 
-  /** Parses flags (after the command word) with the process environment. */
+  /** {@code run}'s flags (after the command word) with the process environment. */
   public static JobConfig parse(String[] args) {
-    return parse(args, System.getenv());
+    return parse(RUN, args, System.getenv());
   }
 
+  /** {@code run}'s flags. */
   public static JobConfig parse(String[] args, Map<String, String> env) {
-    return parse(args, env, true);
+    return parse(RUN, args, env);
   }
 
   /** For {@code plan}: the sizing flags matter, the input and output flags are not required. */
   public static JobConfig parseForPlan(String[] args, Map<String, String> env) {
-    return parse(args, env, false);
+    return parse(PLAN, args, env);
   }
 
-  private static JobConfig parse(String[] args, Map<String, String> env, boolean requireIo) {
+  /**
+   * The flags of {@code command}. A flag on the command line that the command does not take is
+   * refused; a {@code --config} file's keys that it does not take are skipped (one file serves
+   * every command of a job, as {@code --help} says).
+   */
+  public static JobConfig parse(Command command, String[] args, Map<String, String> env) {
     Map<String, String> cli = parseArgs(args);
+    for (String name : cli.keySet()) {
+      Option<?> o = BY_NAME.get(name);
+      if (!o.takenBy(command)) {
+        throw new ConfigException(o.flag() + " is not a flag of " + command.word() + " (it is for "
+            + String.join(", ", o.commandWords()) + "); " + command.word() + " takes " + flagsOf(command));
+      }
+    }
     Map<String, String> values = new LinkedHashMap<>();
+    Map<String, String> where = new HashMap<>();
     String configFile = cli.get(CONFIG.name());
     if (configFile != null) {
-      values.putAll(readConfigFile(configFile));
+      readConfigFile(configFile, where).forEach((name, value) -> {
+        if (BY_NAME.get(name).takenBy(command)) {
+          values.put(name, value);
+        }
+      });
     }
     values.putAll(cli);
+    where.keySet().removeAll(cli.keySet());
     values.remove(CONFIG.name());
-    return new JobConfig(values, env, requireIo);
+    return new JobConfig(command, values, where, env);
   }
 
-  private JobConfig(Map<String, String> v, Map<String, String> env, boolean requireIo) {
+  /** The flags {@code command} takes, for messages. */
+  static String flagsOf(Command command) {
+    List<String> flags = new ArrayList<>();
+    for (Option<?> o : OPTIONS) {
+      if (o.takenBy(command)) {
+        flags.add(o.flag());
+      }
+    }
+    return String.join(", ", flags);
+  }
+
+  private JobConfig(Command command, Map<String, String> v, Map<String, String> where, Map<String, String> env) {
+    this.command = command;
     for (Option<?> o : OPTIONS) {
       String raw = v.get(o.name());
       if (raw != null) {
         given.add(o);
+        if (where.containsKey(o.name())) {
+          origin.put(o, where.get(o.name()));
+        }
         values.put(o, o.parse(raw));
       } else {
         values.put(o, o.defaultParsed());
@@ -438,7 +518,7 @@ public final class JobConfig {
     cacheMemoryBytes = get(CACHE_MEMORY);
     jobName = get(JOB_NAME);
 
-    validate(v, requireIo);
+    validate(v, command.requiresIo);
     filterSpec = buildFilterSpec();
     decodeConfig = buildDecodeConfig();
     stripParams = decodeConfig.stripParams();
@@ -485,31 +565,25 @@ public final class JobConfig {
             + "): a transaction stays open for one checkpoint interval");
       }
     } else if (requireIo && (input == null || input.isEmpty())) {
-      throw new ConfigException("--input PATH|- is required in embedded mode (or give the Kafka flags"
-          + " --bootstrap-servers, --input-topic, --output-topic, --dlq-topic)");
+      throw new ConfigException(command == RUN
+          ? "--input PATH|- is required in embedded mode (or give the Kafka flags --bootstrap-servers,"
+              + " --input-topic, --output-topic, --dlq-topic)"
+          : "--input FILE|- is required by " + command.word());
     }
-    if (filter == FilterSpec.Kind.STABLE && memoryBytes / shards < FilterSpec.MIN_MEMORY_BYTES) {
-      throw new ConfigException("--memory " + v.getOrDefault(MEMORY.name(), MEMORY.defaultText()) + " over --shards "
-          + shards + " leaves " + memoryBytes / shards + " bytes per shard; accepted: at least 4 KiB"
-          + " per shard (--memory >= " + (FilterSpec.MIN_MEMORY_BYTES * shards) + " bytes)");
+    checkFilterFlags();
+    if (filter == FilterSpec.Kind.STABLE) {
+      checkPerShard(MEMORY, memoryBytes, v);
     }
-    if (filter == FilterSpec.Kind.SCALABLE && maxMemoryBytes / shards < FilterSpec.MIN_MEMORY_BYTES) {
-      throw new ConfigException("--max-memory " + v.getOrDefault(MAX_MEMORY.name(), MAX_MEMORY.defaultText())
-          + " over --shards " + shards + " leaves " + maxMemoryBytes / shards + " bytes per shard; accepted: at least"
-          + " 4 KiB per shard (--max-memory >= " + (FilterSpec.MIN_MEMORY_BYTES * shards) + " bytes)");
+    if (filter == FilterSpec.Kind.SCALABLE) {
+      checkPerShard(MAX_MEMORY, maxMemoryBytes, v);
+      checkFirstSlice(v);
     }
     if (parallelism > maxParallelism()) {
       throw new ConfigException("--parallelism " + parallelism + " is above the max parallelism " + maxParallelism()
           + " (max(--shards, 128)): accepted: --parallelism 1 to " + maxParallelism() + ", or more --shards (a new"
           + " state only: --shards is fixed for the life of the state)");
     }
-    if (filter != FilterSpec.Kind.AGED) {
-      for (Option<?> agedOnly : List.of(WINDOW, WINDOW_URLS, GENERATIONS, RATE, TIME, MAX_OUT_OF_ORDERNESS)) {
-        if (isSet(agedOnly)) {
-          throw new ConfigException(agedOnly.flag() + " applies to --filter aged only");
-        }
-      }
-    } else {
+    if (filter == FilterSpec.Kind.AGED) {
       if ((window == null) == (windowUrls == 0)) {
         throw new ConfigException("--filter aged needs exactly one of --window DURATION (e.g. 7d) or --window-urls N");
       }
@@ -531,9 +605,78 @@ public final class JobConfig {
             + "; accepted: at least one new URL per shard");
       }
     }
-    if (filter == FilterSpec.Kind.SCALABLE && capacity < shards) {
+  }
+
+  /**
+   * A flag of another filter kind would change nothing: refused, naming the kinds it is for and
+   * the flags of this one (a --config file's keys count as given).
+   */
+  private void checkFilterFlags() {
+    for (Option<?> o : OPTIONS) {
+      if (isSet(o) && !o.appliesTo(filter)) {
+        String kind = filter.name().toLowerCase(Locale.ROOT);
+        List<String> own = new ArrayList<>();
+        for (Option<?> k : OPTIONS) {
+          if (k.filterSpecific() && k.appliesTo(filter) && k.takenBy(command)) {
+            own.add(k.flag());
+          }
+        }
+        throw new ConfigException(flagAt(o) + " applies to --filter " + String.join(", ", o.filterWords())
+            + " only, not to --filter " + kind + (isSet(FILTER_KIND) ? "" : " (the default)") + "; --filter " + kind
+            + " takes " + String.join(", ", own));
+      }
+    }
+  }
+
+  /** The flag, and the config file line it came from if it did. */
+  private String flagAt(Option<?> o) {
+    String at = origin.get(o);
+    return at == null ? o.flag() : o.flag() + " (" + at + ")";
+  }
+
+  /**
+   * Sizes are totals; each shard gets {@code total / shards}, which must be at least one page and
+   * at most {@link FilterSpec#MAX_MEMORY_BYTES}. The message gives the flag's total and says which
+   * number is per shard.
+   */
+  private void checkPerShard(Option<Long> flag, long total, Map<String, String> v) {
+    String given = flag.flag() + " " + v.getOrDefault(flag.name(), flag.defaultText());
+    long perShard = total / shards;
+    if (perShard < FilterSpec.MIN_MEMORY_BYTES) {
+      throw new ConfigException(given + " over --shards " + shards + " leaves " + perShard + " bytes per shard;"
+          + " accepted: at least 4 KiB per shard (" + flag.flag() + " >= " + (FilterSpec.MIN_MEMORY_BYTES * shards)
+          + " bytes in total, or fewer --shards)");
+    }
+    if (perShard > FilterSpec.MAX_MEMORY_BYTES) {
+      throw new ConfigException(given + " over --shards " + shards + " is " + UrlDedupJob.bytes(perShard)
+          + " per shard; accepted: at most 1 TiB per shard (" + flag.flag() + " <= "
+          + UrlDedupJob.bytes(FilterSpec.MAX_MEMORY_BYTES * shards) + " in total, or more --shards)");
+    }
+  }
+
+  /**
+   * The scalable filter's first slice of each shard must fit in the shard's share of
+   * --max-memory. Checked here, in the flags' totals, before {@link FilterSpec} checks it per shard.
+   */
+  private void checkFirstSlice(Map<String, String> v) {
+    if (capacity < shards) {
       throw new ConfigException("--capacity " + capacity + " is below --shards " + shards
           + "; accepted: at least one URL per shard");
+    }
+    long perShard = capacity / shards;
+    if (perShard > FilterSpec.MAX_CAPACITY) {
+      throw new ConfigException("--capacity " + capacity + " over --shards " + shards + " is " + perShard
+          + " URLs per shard; accepted: at most " + FilterSpec.MAX_CAPACITY + " per shard (or more --shards)");
+    }
+    long first = FilterMath.blockedPages(perShard, fpr * (1 - tightening)) * (long) PageStore.PAGE_BYTES;
+    long maxPerShard = maxMemoryBytes / shards;
+    if (first > maxPerShard) {
+      throw new ConfigException("--max-memory " + v.getOrDefault(MAX_MEMORY.name(), MAX_MEMORY.defaultText())
+          + " over --shards " + shards + " is " + UrlDedupJob.bytes(maxPerShard) + " per shard, less than the"
+          + " first slice of a shard needs: " + UrlDedupJob.bytes(first) + " per shard for --capacity " + capacity
+          + " (" + perShard + " URLs per shard) at --fpr " + fpr + " x (1 - --tightening " + tightening + ");"
+          + " accepted: --max-memory at least " + UrlDedupJob.bytes(first * shards) + " in total (" + first * shards
+          + " bytes), or a lower --capacity");
     }
   }
 
@@ -555,12 +698,11 @@ public final class JobConfig {
   }
 
   private DecodeConfig buildDecodeConfig() {
-    String strip = get(STRIP_PARAMS).strip();
     try {
       return DecodeConfig.builder()
           .format(format)
           .keyMode(key)
-          .stripParams(strip.isEmpty() ? "default" : strip)
+          .stripParams(get(STRIP_PARAMS))
           .stripWww(stripWww)
           .sortParams(get(SORT_PARAMS))
           .dropEmptyParams(get(DROP_EMPTY_PARAMS))
@@ -653,7 +795,11 @@ public final class JobConfig {
         value = name.substring(eq + 1);
         name = name.substring(0, eq);
       }
-      Option<?> f = option(name, "--" + name);
+      Option<?> f = BY_NAME.get(name);
+      if (f == null) {
+        throw new ConfigException("--" + name + " is not a flag" + didYouMean(name, false) + "; accepted: "
+            + String.join(", ", BY_NAME.keySet()) + " (see --help)");
+      }
       if (value == null) {
         if (f.isSwitch()) {
           value = f.valueWhenAlone();
@@ -670,7 +816,12 @@ public final class JobConfig {
     return out;
   }
 
-  static Map<String, String> readConfigFile(String file) {
+  /**
+   * The file's {@code key=value} lines; {@code where} gets each key's {@code FILE:LINE}. A line whose
+   * key is no flag is never repeated in the message: it may be a secret on a line of its own or
+   * after a mistyped key ({@code hash-seed 0x...} without '='); only flag names are.
+   */
+  static Map<String, String> readConfigFile(String file, Map<String, String> where) {
     List<String> lines;
     try {
       lines = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
@@ -683,32 +834,85 @@ public final class JobConfig {
       if (line.isEmpty() || line.startsWith("#")) {
         continue;
       }
-      String where = file + ":" + (n + 1);
+      String at = file + ":" + (n + 1);
       int eq = line.indexOf('=');
       String name = (eq < 0 ? line : line.substring(0, eq)).strip();
-      Option<?> f = option(name, where + ": key '" + name + "'");
+      Option<?> f = BY_NAME.get(name);
+      if (f == null) {
+        throw new ConfigException(at + ": the key is not a flag (the line is not shown: it may hold a secret)"
+            + didYouMean(name, true) + "; accepted: key=value lines with the flags' names (see --help)");
+      }
       if (f == CONFIG) {
-        throw new ConfigException(where + ": 'config' cannot be nested");
+        throw new ConfigException(at + ": 'config' cannot be nested");
       }
       String value = eq < 0 ? null : line.substring(eq + 1).strip();
       if (value == null) {
         value = f.valueWhenAlone();
         if (value == null) {
-          throw new ConfigException(where + ": " + name + " needs a value: " + name + "=" + f.arg());
+          throw new ConfigException(at + ": " + name + " needs a value: " + name + "=" + f.arg());
         }
       }
       out.put(name, value);
+      where.put(name, at);
     }
     return out;
   }
 
-  private static Option<?> option(String name, String where) {
-    Option<?> f = BY_NAME.get(name);
-    if (f == null) {
-      throw new ConfigException(where + " is not a flag; accepted: " + String.join(", ", BY_NAME.keySet())
-          + " (see --help)");
+  /**
+   * ", did you mean --x?" (in a file: "x=VALUE") for the flag whose name starts {@code text} (a
+   * key followed by a space and a value) or is within a few edits of it; "" if none is. Only a
+   * flag name is ever shown, never the text.
+   */
+  static String didYouMean(String text, boolean file) {
+    String t = text.toLowerCase(Locale.ROOT).replace('_', '-');
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String name : BY_NAME.keySet()) {
+      if (t.startsWith(name) && t.length() > name.length() && !Character.isLetterOrDigit(t.charAt(name.length()))
+          && t.charAt(name.length()) != '-') {
+        best = name;
+        bestDistance = 0;
+        break;
+      }
+      int d = editDistance(t, name);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = name;
+      }
     }
-    return f;
+    if (bestDistance > Math.max(1, best.length() / 4)) {
+      return "";
+    }
+    return ", did you mean " + (file ? best + "=VALUE" : "--" + best) + "?";
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitute = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, substitute);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+
+  /** {@code --strip-params}: empty is refused (see {@link #STRIP_PARAMS}); {@link DecodeConfig} checks the list. */
+  private static String stripParamsValue(String flag, String value) {
+    if (value.strip().isEmpty()) {
+      throw new ConfigException(flag + ": an empty value is not accepted (an unset shell variable?); accepted: a"
+          + " comma-separated list of parameter names ('*' a wildcard), 'default' ("
+          + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS) + "), 'none', or the flag alone (= default)");
+    }
+    return value.strip();
   }
 
   /** The seed's value is secret: the message never repeats it. */
@@ -733,13 +937,20 @@ public final class JobConfig {
     b.append("Usage: urldedup <command> [flags]\n\n")
         .append("Commands:\n")
         .append("  run      deduplicate: Kafka mode if Kafka flags are given, else embedded (local files)\n")
-        .append("  plan     print the filter sizing for the given flags and exit\n")
+        .append("  plan     print the filter sizing for the given flags (it takes run's flags) and exit;\n")
+        .append("           exit 2 after the plan if run here would refuse them (the filter does not fit\n")
+        .append("           this JVM's heap, with run's message)\n")
         .append("           (plan --json: the same numbers as one JSON document, docs/plan-json.md)\n")
         .append("  bootstrap  --input FILE|- --state DIR: a savepoint holding FILE's URLs as seen\n")
         .append("  inspect  --state DIR [--json]: what the filter state holds, per shard and in total\n")
         .append("  probe    --state DIR URL... | --input FILE: canonical form and seen/unseen per URL\n")
         .append("  version  print the version\n")
-        .append("  help     print this text\n");
+        .append("  help     print this text\n\n")
+        .append("A flag is for run and plan unless its 'commands:' line says otherwise, and for every\n")
+        .append("--filter kind unless its text starts with one (stable:, scalable:, aged:). A flag given\n")
+        .append("where it does not apply is refused (exit 2); a --config file's keys that a command\n")
+        .append("does not take are skipped.\n");
+    List<String> runAndPlan = List.of(RUN.word(), PLAN.word());
     String section = null;
     for (Option<?> f : OPTIONS) {
       if (!f.section().equals(section)) {
@@ -754,9 +965,16 @@ public final class JobConfig {
       if (f.defaultText() != null) {
         b.append("      default: ").append(f.defaultText()).append('\n');
       }
+      if (!f.commandWords().equals(runAndPlan)) {
+        b.append("      commands: ").append(String.join(", ", f.commandWords())).append('\n');
+      }
     }
-    b.append("\nSIZE: 64m, 1g (b, k, m, g, t); DURATION: 500ms, 10s, 10min, 1h.\n")
-        .append("Invalid values exit with code 2 and a message naming the flag.\n");
+    b.append('\n');
+    for (String line : wrap("SIZE: " + Option.SIZE_SYNTAX + " (e.g. 64m, 1g). DURATION: a "
+        + Option.DURATION_SYNTAX + " (e.g. 500ms, 10s, 10min, 7d).", 78)) {
+      b.append(line).append('\n');
+    }
+    b.append("Invalid values exit with code 2 and a message naming the flag.\n");
     return b.toString();
   }
 

@@ -1,11 +1,15 @@
 package io.urldedup.job;
 
+import io.urldedup.state.FilterSpec;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.DoublePredicate;
-import org.apache.flink.configuration.MemorySize;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.flink.util.TimeUtils;
 
 /**
@@ -17,6 +21,11 @@ import org.apache.flink.util.TimeUtils;
  * <p>The default is given as the text a user would type ({@code "128m"}), parsed by the same
  * parser, and shown as is in {@code --help}; a default that depends on other flags is only
  * described ({@link #describedDefault}) and computed where the option is read.
+ *
+ * <p>An option also declares where it applies: the {@link Command}s that take it ({@link #forCommands},
+ * {@code run} and so {@code plan} if not declared) and the filter kinds it belongs to ({@link
+ * #forFilters}, all if not declared). A flag given where it does not apply is refused, never
+ * ignored.
  *
  * <p>Declarations configure an option once, in a static initializer; it is immutable after that.
  *
@@ -37,6 +46,9 @@ public final class Option<T> {
   private String defaultValue;
   private String defaultText;
   private String help = "";
+  private String whenAlone;
+  private Set<Command> commands = EnumSet.of(Command.RUN);
+  private Set<FilterSpec.Kind> filters = EnumSet.allOf(FilterSpec.Kind.class);
 
   private Option(String name, Parser<T> parser, String arg) {
     this.name = name;
@@ -106,18 +118,41 @@ public final class Option<T> {
     });
   }
 
-  /** A positive byte size with an optional unit (Flink's {@link MemorySize} syntax). */
+  /** What {@link #size} accepts, for messages and {@code --help}. */
+  static final String SIZE_SYNTAX = "a whole number of bytes with an optional unit k, m, g, t; units are"
+      + " binary (1k = 1024) and case-insensitive, and B or iB may follow (1g = 1GB = 1GiB)";
+
+  /**
+   * A whole number and a unit: nothing or {@code b} (bytes), or {@code k m g t} optionally followed
+   * by {@code i}, {@code b} or {@code ib}. Every unit is binary: {@code 1GB} means what {@code -Xmx1g}
+   * and Flink's {@code 1gb} mean, 2^30 bytes; reading it as 10^9 here and as 2^30 there would be a
+   * trap, and refusing it would refuse what users write.
+   */
+  private static final Pattern SIZE =
+      Pattern.compile("(\\d[\\d_]*)\\s*(?:([kmgt])i?b?|b)?", Pattern.CASE_INSENSITIVE);
+
+  /** The bytes of a {@link #SIZE}, or -1 if it is not one (or overflows). */
+  static long bytes(String value) {
+    Matcher m = SIZE.matcher(value.strip());
+    if (!m.matches()) {
+      return -1;
+    }
+    try {
+      long n = Long.parseLong(m.group(1).replace("_", ""));
+      int shift = m.group(2) == null ? 0 : 10 * ("kmgt".indexOf(Character.toLowerCase(m.group(2).charAt(0))) + 1);
+      return n > Long.MAX_VALUE >> shift ? -1 : n << shift;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** A positive byte size with an optional binary unit ({@link #SIZE_SYNTAX}). */
   public static Option<Long> size(String name, long min, String tooSmall) {
     return of(name, "SIZE", (flag, v) -> {
-      long bytes;
-      try {
-        bytes = MemorySize.parseBytes(v.strip());
-      } catch (IllegalArgumentException e) {
-        bytes = -1;
-      }
+      long bytes = bytes(v);
       if (bytes <= 0) {
-        throw new ConfigException(flag + ": '" + v + "' is not accepted; accepted: a positive"
-            + " size with an optional unit b, k, m, g, t (e.g. 64m, 1g)");
+        throw new ConfigException(flag + ": '" + v + "' is not accepted; accepted: a positive size, "
+            + SIZE_SYNTAX + ", e.g. 64m, 1g");
       }
       if (bytes < min) {
         throw new ConfigException(flag + ": " + tooSmall);
@@ -141,6 +176,15 @@ public final class Option<T> {
     });
   }
 
+  /** What {@link #duration} accepts, for messages and {@code --help}. */
+  static final String DURATION_SYNTAX = "whole number with a unit ms, s, min (or m), h, d";
+
+  /**
+   * A number alone is refused: Flink reads it as milliseconds, a user may mean seconds. The units
+   * are Flink's ({@link TimeUtils#parseDuration}: also its long forms, e.g. 10 minutes).
+   */
+  private static final Pattern HAS_UNIT = Pattern.compile(".*\\d\\s*\\p{Alpha}+");
+
   /** A positive duration with a unit, between {@code min} and {@code max}; {@code range} says so for the message. */
   public static Option<Duration> duration(String name, Duration min, Duration max, String range) {
     return of(name, "DURATION", (flag, v) -> {
@@ -150,9 +194,9 @@ public final class Option<T> {
       } catch (IllegalArgumentException | NullPointerException e) {
         d = null;
       }
-      if (d == null || d.isNegative() || d.isZero()) {
-        throw new ConfigException(flag + ": '" + v + "' is not accepted; accepted: a positive"
-            + " duration with a unit ms, s, min, h (e.g. 500ms, 10s, 10min)");
+      if (d == null || d.isNegative() || d.isZero() || !HAS_UNIT.matcher(v.strip()).matches()) {
+        throw new ConfigException(flag + ": '" + v + "' is not accepted; accepted: a positive "
+            + DURATION_SYNTAX + ", e.g. 500ms, 10s, 10min, 7d");
       }
       if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
         throw new ConfigException(flag + ": " + range);
@@ -191,6 +235,27 @@ public final class Option<T> {
       }
       return List.copyOf(out);
     });
+  }
+
+  /** The commands that take it (plan: those of run); {@code run} alone if not declared. */
+  Option<T> forCommands(Command first, Command... more) {
+    this.commands = EnumSet.of(first, more);
+    return this;
+  }
+
+  /** The filter kinds it belongs to; all if not declared. */
+  Option<T> forFilters(FilterSpec.Kind first, FilterSpec.Kind... more) {
+    this.filters = EnumSet.of(first, more);
+    return this;
+  }
+
+  /**
+   * The value may be left out ({@code --strip-params} alone, or {@code strip-params} alone on a
+   * config line) and then is {@code value}; an empty value given explicitly is not the same.
+   */
+  Option<T> whenAlone(String value) {
+    this.whenAlone = value;
+    return this;
   }
 
   /** The {@code --help} section heading it is listed under. */
@@ -252,12 +317,47 @@ public final class Option<T> {
   }
 
   boolean valueOptional() {
-    return arg != null && arg.startsWith("[");
+    return whenAlone != null;
   }
 
-  /** The value of a flag given without one: "true" for a switch, "" for an optional value. */
+  /** The value of a flag given without one: "true" for a switch, the declared one for an optional value. */
   String valueWhenAlone() {
-    return isSwitch() ? "true" : valueOptional() ? "" : null;
+    return isSwitch() ? "true" : whenAlone;
+  }
+
+  /** Whether {@code command} takes it; {@code plan} takes what {@code run} takes. */
+  boolean takenBy(Command command) {
+    return commands.contains(command) || command == Command.PLAN && commands.contains(Command.RUN);
+  }
+
+  /** The commands that take it, as typed, in {@link Command} order. */
+  List<String> commandWords() {
+    List<String> out = new ArrayList<>();
+    for (Command c : Command.values()) {
+      if (takenBy(c)) {
+        out.add(c.word());
+      }
+    }
+    return out;
+  }
+
+  /** Whether it belongs to the filter {@code kind}. */
+  boolean appliesTo(FilterSpec.Kind kind) {
+    return filters.contains(kind);
+  }
+
+  /** Whether it belongs to some filter kinds only (then it sizes or shapes that filter). */
+  boolean filterSpecific() {
+    return filters.size() < FilterSpec.Kind.values().length;
+  }
+
+  /** The filter kinds it belongs to, as typed. */
+  List<String> filterWords() {
+    List<String> out = new ArrayList<>();
+    for (FilterSpec.Kind k : filters) {
+      out.add(k.name().toLowerCase(Locale.ROOT));
+    }
+    return out;
   }
 
   T parse(String value) {

@@ -86,50 +86,67 @@ final class Preflight {
 
   /**
    * On a local cluster (this JVM runs the task managers: the embedded mode, or {@code run} with
-   * Kafka flags outside {@code flink run}), the heap backend's filter must fit in {@link
-   * #HEAP_SHARE} of this JVM's max heap; otherwise the JVM runs out of memory mid-run. A remote
+   * Kafka flags outside {@code flink run}), the checks of {@link #heap(JobConfig)}. A remote
    * cluster's task-manager memory is not known here.
    */
   static void heap(JobConfig c, StreamExecutionEnvironment env) {
-    if (!(env instanceof LocalStreamEnvironment)) {
-      return;
-    }
-    long heap = Runtime.getRuntime().maxMemory();
-    long budget = (long) (heap * HEAP_SHARE);
-    long cache = c.cacheMemoryBytes * Math.max(1, c.parallelism);
-    if (c.stateBackend == JobConfig.StateBackend.ROCKSDB) {
-      if (cache > budget) {
-        throw new ConfigException("--cache-memory " + UrlDedupJob.bytes(c.cacheMemoryBytes) + " per subtask x "
-            + Math.max(1, c.parallelism) + " needs " + UrlDedupJob.bytes(cache) + " of heap, but this JVM's max heap is "
-            + UrlDedupJob.bytes(heap) + "; what fits: --cache-memory up to " + UrlDedupJob.bytes(budget / Math.max(1,
-            c.parallelism)) + ", or raise the heap (URLDEDUP_JAVA_OPTS=-Xmx...)");
-      }
-      return;
-    }
-    FilterSpec spec = c.perShardSpec();
-    long need;
-    String flag;
-    if (spec.kind() == FilterSpec.Kind.STABLE) {
-      need = c.memoryBytes;
-      flag = JobConfig.MEMORY.flag();
-    } else if (spec.kind() == FilterSpec.Kind.SCALABLE) {
-      need = FilterMath.blockedPages(spec.capacity(), spec.fpr() * (1 - spec.tightening()))
-          * (long) PageStore.PAGE_BYTES * c.shards;
-      flag = JobConfig.CAPACITY.flag();
-    } else {
-      return; // other kinds: not sized here yet
-    }
-    if (need + cache > budget) {
-      throw new ConfigException(flag + ": the " + spec.kind().name().toLowerCase(java.util.Locale.ROOT)
-          + " filter needs " + UrlDedupJob.bytes(need) + " on the heap (--state-backend hashmap) plus "
-          + UrlDedupJob.bytes(cache) + " of page cache, but this JVM's max heap is " + UrlDedupJob.bytes(heap)
-          + " and the filter may use half of it (" + UrlDedupJob.bytes(budget) + "); what fits: " + flag + " up to about "
-          + fits(spec, c, budget - cache) + ", or --state-backend rocksdb (state on local disk), or a larger heap"
-          + " (URLDEDUP_JAVA_OPTS=-Xmx...)");
+    if (env instanceof LocalStreamEnvironment) {
+      heap(c);
     }
   }
 
-  private static String fits(FilterSpec spec, JobConfig c, long bytes) {
+  /**
+   * The heap backend's filter and the page caches must fit in {@link #HEAP_SHARE} of this JVM's
+   * max heap (with RocksDB, the page caches alone); otherwise the JVM runs out of memory mid-run.
+   * {@code plan} runs the same check, in the JVM {@code run} would use. The message blames the flag
+   * whose memory does not fit: the filter's own flag when the filter alone exceeds the budget,
+   * else {@code --cache-memory}.
+   */
+  static void heap(JobConfig c) {
+    long heap = Runtime.getRuntime().maxMemory();
+    long budget = (long) (heap * HEAP_SHARE);
+    int subtasks = localSubtasks(c);
+    long cache = c.cacheMemoryBytes * subtasks;
+    FilterSpec spec = c.perShardSpec();
+    long need = 0;
+    String flag = null;
+    if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec.kind() == FilterSpec.Kind.STABLE) {
+      need = c.memoryBytes;
+      flag = JobConfig.MEMORY.flag();
+    } else if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec.kind() == FilterSpec.Kind.SCALABLE) {
+      need = FilterMath.blockedPages(spec.capacity(), spec.fpr() * (1 - spec.tightening()))
+          * (long) PageStore.PAGE_BYTES * c.shards;
+      flag = JobConfig.CAPACITY.flag();
+    } // aged: not sized here yet
+    if (need + cache <= budget) {
+      return;
+    }
+    String filter = UrlDedupJob.bytes(need) + " on the heap (--state-backend hashmap)";
+    String caches = UrlDedupJob.bytes(cache) + " of page cache";
+    String limits = ", but this JVM's max heap is " + UrlDedupJob.bytes(heap) + " and the filter and the page"
+        + " caches may use half of it (" + UrlDedupJob.bytes(budget) + ")";
+    if (flag == null || need <= budget) {
+      throw new ConfigException("--cache-memory " + UrlDedupJob.bytes(c.cacheMemoryBytes) + " per subtask x "
+          + subtasks + " subtasks is " + caches + (need > 0 ? ", beside the filter's " + filter : "") + limits
+          + "; what fits: --cache-memory up to " + UrlDedupJob.bytes((budget - need) / subtasks) + " (or auto),"
+          + " or a larger heap (URLDEDUP_JAVA_OPTS=-Xmx...)");
+    }
+    throw new ConfigException(flag + ": the " + spec.kind().name().toLowerCase(java.util.Locale.ROOT)
+        + " filter needs " + filter + (cache > 0 ? ", beside " + caches + " (--cache-memory)" : "") + limits
+        + "; what fits: " + flag + " up to about " + fits(spec, budget - cache) + ", or --state-backend rocksdb"
+        + " (state on local disk), or a larger heap (URLDEDUP_JAVA_OPTS=-Xmx...)");
+  }
+
+  /** The dedup subtasks of a local run: --parallelism, else what the local environment would use. */
+  private static int localSubtasks(JobConfig c) {
+    if (c.parallelism > 0) {
+      return c.parallelism;
+    }
+    int cores = Runtime.getRuntime().availableProcessors();
+    return c.mode == JobConfig.Mode.EMBEDDED ? Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, cores) : cores;
+  }
+
+  private static String fits(FilterSpec spec, long bytes) {
     if (spec.kind() == FilterSpec.Kind.STABLE) {
       return UrlDedupJob.bytes(Math.max(0, bytes));
     }

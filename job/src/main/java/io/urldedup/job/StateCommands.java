@@ -145,16 +145,14 @@ final class StateCommands {
   // ---------------------------------------------------------------- probe
 
   /**
-   * One line per URL, tab-separated: the input line (its bytes as read), its canonical form,
+   * One line per URL, tab-separated: the input line (its bytes as read or passed), its canonical form,
    * {@code seen}, {@code unseen} or {@code invalid}, then the slice (scalable; {@code -} otherwise)
    * or the reject reason. {@code --input} is read as raw lines, as {@code run} reads it; all
    * lines are held until the answers come back (about 100 bytes per URL).
    */
   static int probe(JobConfig c, List<String> urls, PrintStream out) throws Exception {
-    List<byte[]> lines = new ArrayList<>();
-    for (String u : urls) {
-      lines.add(u.getBytes(StandardCharsets.UTF_8));
-    }
+    // the arguments' bytes as passed, as run would read them from a file (not the JVM's decoding)
+    List<byte[]> lines = new ArrayList<>(ArgvBytes.of(urls));
     if (c.input != null) {
       if (!urls.isEmpty()) {
         throw new ConfigException("probe takes URLs or --input FILE|-, not both");

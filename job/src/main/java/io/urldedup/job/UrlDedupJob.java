@@ -11,7 +11,6 @@ import io.urldedup.state.FilterSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,10 +94,12 @@ public final class UrlDedupJob {
     try {
       switch (command) {
         case "help", "--help", "-h" -> {
+          noArguments("help", rest);
           out.print(JobConfig.helpText());
           return 0;
         }
         case "version", "--version" -> {
+          noArguments("version", rest);
           out.println(version());
           return 0;
         }
@@ -106,31 +107,32 @@ public final class UrlDedupJob {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          List<String> planArgs = new ArrayList<>(Arrays.asList(rest));
-          boolean json = planArgs.remove(PLAN_JSON);
-          JobConfig c = JobConfig.parseForPlan(planArgs.toArray(String[]::new), System.getenv());
-          out.print(json ? planJson(c) : plan(c));
+          JobConfig c = JobConfig.parseForPlan(rest, System.getenv());
+          out.print(c.get(JobConfig.JSON) ? planJson(c) : plan(c));
+          out.flush();
+          // what run would refuse in this JVM, refused after the plan with run's message
+          Preflight.heap(c);
           return 0;
         }
         case "bootstrap" -> {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          return StateCommands.bootstrap(JobConfig.parse(rest), err);
+          return StateCommands.bootstrap(JobConfig.parse(Command.BOOTSTRAP, rest, System.getenv()), err);
         }
         case "inspect" -> {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          return StateCommands.inspect(JobConfig.parseForPlan(rest, System.getenv()), out);
+          return StateCommands.inspect(JobConfig.parse(Command.INSPECT, rest, System.getenv()), out);
         }
         case "probe" -> {
           if (wantsHelp(rest, out)) {
             return 0;
           }
           List<List<String>> split = JobConfig.splitPositionals(rest);
-          return StateCommands.probe(JobConfig.parseForPlan(split.get(0).toArray(String[]::new), System.getenv()),
-              split.get(1), out);
+          return StateCommands.probe(JobConfig.parse(Command.PROBE, split.get(0).toArray(String[]::new),
+              System.getenv()), split.get(1), out);
         }
         case "run" -> {
           if (wantsHelp(rest, out)) {
@@ -144,6 +146,15 @@ public final class UrlDedupJob {
     } catch (ConfigException e) {
       err.println("urldedup: error: " + e.getMessage());
       return ConfigException.EXIT_CODE;
+    }
+  }
+
+  /** {@code version} and {@code help} take nothing; only a flag's name is repeated, never a value. */
+  private static void noArguments(String command, String[] args) {
+    if (args.length > 0) {
+      String a = args[0];
+      throw new ConfigException((a.startsWith("--") ? a.split("=", 2)[0] + " is not a flag of " + command + ": " : "")
+          + command + " takes no flags or arguments (flags go with run, plan, bootstrap, inspect, probe: see --help)");
     }
   }
 
@@ -169,9 +180,6 @@ public final class UrlDedupJob {
     return "urldedup " + p.getProperty("version", "unknown") + " (Flink " + p.getProperty("flink", "?")
         + ", flink-connector-kafka " + p.getProperty("kafka-connector", "?") + ")";
   }
-
-  /** {@code plan --json}: the plan's numbers as one JSON document (keys: docs/plan-json.md). */
-  static final String PLAN_JSON = "--json";
 
   /** Version of the {@code plan --json} document; bump only for an incompatible change (keys are only added). */
   static final int PLAN_JSON_VERSION = 1;

@@ -51,19 +51,26 @@ class EmbeddedProcessTest {
       // reaches a foreground process with SIGINT at its default, as here
       cmd.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
     }
+    cmd.addAll(main(dir));
+    cmd.addAll(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
+    cmd.addAll(List.of(flags));
+    return new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile());
+  }
+
+  /** {@code java ... UrlDedupJob}, as the launcher starts it (its opens, its logging), with {@code tmp} as java.io.tmpdir. */
+  static List<String> main(Path tmp) {
+    List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
         cmd.add(a);
       }
     }
-    cmd.addAll(List.of("-Xmx512m", "-Djava.io.tmpdir=" + dir,
+    cmd.addAll(List.of("-Xmx512m", "-Djava.io.tmpdir=" + tmp,
         "-Dlog4j.configurationFile=" + Path.of("src/main/launcher/log4j2-cli.properties").toAbsolutePath(),
         "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-        UrlDedupJob.class.getName(),
-        "run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
-    cmd.addAll(List.of(flags));
-    return new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile());
+        UrlDedupJob.class.getName()));
+    return cmd;
   }
 
   String stderr() throws IOException {

@@ -27,8 +27,10 @@ class EmbeddedStateTest {
   @RegisterExtension
   static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
 
-  private static final String[] FILTER = {"--fpr", "1e-6", "--capacity", "4000", "--shards", "16",
-      "--hash-seed", "0x5747e0b5"};
+  /** The filter's flags: run and bootstrap take them. */
+  private static final List<String> FILTER = List.of("--fpr", "1e-6", "--capacity", "4000");
+  /** How URLs map to bits: run, bootstrap and probe take them (the seed last); inspect reads them from the state. */
+  private static final List<String> MAPPING = List.of("--shards", "16", "--hash-seed", "0x5747e0b5");
 
   @TempDir Path dir;
 
@@ -59,11 +61,17 @@ class EmbeddedStateTest {
     return out.toString(StandardCharsets.UTF_8);
   }
 
+  /** {@code head} (a command and its flags) with the flags of this test's job that the command takes. */
   static String[] args(String... head) {
-    String[] a = new String[head.length + FILTER.length];
-    System.arraycopy(head, 0, a, 0, head.length);
-    System.arraycopy(FILTER, 0, a, head.length, FILTER.length);
-    return a;
+    List<String> a = new ArrayList<>(List.of(head));
+    String command = head.length > 0 ? head[0] : "";
+    if (!command.equals("probe") && !command.equals("inspect")) {
+      a.addAll(FILTER);
+    }
+    if (!command.equals("inspect")) {
+      a.addAll(MAPPING);
+    }
+    return a.toArray(String[]::new);
   }
 
   List<String> run(Path input, Path state, String backend) throws Exception {

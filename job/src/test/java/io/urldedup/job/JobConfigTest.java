@@ -73,8 +73,7 @@ class JobConfigTest {
         "--group-id", "g1", "--kafka-properties", "/etc/kafka.properties",
         "--starting-offsets", "earliest", "--transactional-id-prefix", "tx",
         "--transaction-timeout", "5min", "--filter", "stable", "--fpr", "0.001",
-        "--memory", "256m", "--cell-bits", "3", "--capacity", "5000", "--growth", "4",
-        "--tightening", "0.8", "--max-memory", "2g", "--shards", "64", "--hash-seed", "0xff",
+        "--memory", "256m", "--cell-bits", "3", "--shards", "64", "--hash-seed", "0xff",
         "--format", "json", "--key", "domain", "--strip-params", "sid,utm_*", "--strip-www",
         "--sort-params", "--drop-empty-params", "--collapse-slashes",
         "--max-url-bytes", "4096", "--parallelism", "3", "--state-backend", "rocksdb",
@@ -94,10 +93,6 @@ class JobConfigTest {
     assertEquals(0.001, c.fpr);
     assertEquals(256L << 20, c.memoryBytes);
     assertEquals(3, c.cellBits);
-    assertEquals(5000, c.capacity);
-    assertEquals(4, c.growth);
-    assertEquals(0.8, c.tightening);
-    assertEquals(2L << 30, c.maxMemoryBytes);
     assertEquals(64, c.shards);
     assertEquals(128, c.maxParallelism());
     assertEquals(255, c.hashSeed());
@@ -119,6 +114,13 @@ class JobConfigTest {
     FilterSpec s = c.perShardSpec();
     assertEquals((256L << 20) / 64, s.memoryBytes());
     assertEquals(3, s.cellBits());
+    // the scalable filter's own flags (another kind's flags are refused: otherFiltersFlagsAreRefused)
+    JobConfig sc = parse("--input", "x", "--filter", "scalable", "--capacity", "5000", "--growth", "4",
+        "--tightening", "0.8", "--max-memory", "2g", "--shards", "64");
+    assertEquals(5000, sc.capacity);
+    assertEquals(4, sc.growth);
+    assertEquals(0.8, sc.tightening);
+    assertEquals(2L << 30, sc.maxMemoryBytes);
 
     // every flag of the table was exercised above or in embedded mode
     Set<String> covered = new HashSet<>(List.of(
@@ -169,11 +171,173 @@ class JobConfigTest {
         .contains("--generations"));
   }
 
+  /**
+   * Issue 21 item 7: a flag of another filter kind is refused as --window is with stable: exit 2
+   * naming the flag, the filter and the kinds the flag is for, also from a --config file (its
+   * line named); the other kinds' defaults are not "given".
+   */
+  @Test
+  void otherFiltersFlagsAreRefused(@TempDir Path dir) throws Exception {
+    Object[][] cases = {
+      {List.of("--filter", "scalable", "--memory", "1g"), "--memory", "stable", "scalable"},
+      {List.of("--memory", "1g"), "--memory", "stable", "scalable (the default)"},
+      {List.of("--filter", "stable", "--max-memory", "2g"), "--max-memory", "scalable", "stable"},
+      {List.of("--filter", "stable", "--capacity", "5"), "--capacity", "scalable", "stable"},
+      {List.of("--filter", "aged", "--window-urls", "1000", "--memory", "1g"), "--memory", "stable", "aged"},
+      {List.of("--filter", "scalable", "--cell-bits", "3"), "--cell-bits", "stable", "scalable"},
+      {List.of("--filter", "stable", "--growth", "4"), "--growth", "scalable", "stable"},
+      {List.of("--filter", "aged", "--window-urls", "1000", "--tightening", "0.9"), "--tightening", "scalable", "aged"},
+      {List.of("--filter", "scalable", "--generations", "5"), "--generations", "aged", "scalable"},
+      {List.of("--filter", "stable", "--window", "7d"), "--window", "aged", "stable"},
+      {List.of("--filter", "stable", "--time", "event"), "--time", "aged", "stable"},
+    };
+    for (Object[] c : cases) {
+      List<String> args = new ArrayList<>(List.of("--input", "x"));
+      @SuppressWarnings("unchecked")
+      List<String> more = (List<String>) c[0];
+      args.addAll(more);
+      String m = error(args.toArray(String[]::new));
+      assertTrue(m.startsWith(c[1] + " applies to --filter " + c[2] + " only, not to --filter " + c[3] + ";"), m);
+    }
+    assertTrue(error("--input", "x", "--filter", "scalable", "--memory", "1g")
+        .endsWith("; --filter scalable takes --capacity, --growth, --tightening, --max-memory"));
+    assertTrue(error("--input", "x", "--filter", "stable", "--capacity", "5")
+        .endsWith("; --filter stable takes --memory, --cell-bits"));
+
+    Path f = dir.resolve("job.conf");
+    Files.writeString(f, "input=x\nfilter=scalable\nmemory=1g\n");
+    String m = error("--config", f.toString());
+    assertTrue(m.startsWith("--memory (" + f + ":3) applies to --filter stable only, not to --filter scalable;"), m);
+    Files.writeString(f, "input=x\ncapacity=5000000\n");
+    m = error("--config", f.toString(), "--filter", "stable");
+    assertTrue(m.startsWith("--capacity (" + f + ":2) applies to --filter scalable only"), m);
+
+    // each kind with only its own flags (and the shared ones) parses: defaults are never "given"
+    assertEquals(FilterSpec.Kind.STABLE, parse("--input", "x", "--filter", "stable", "--memory", "64m").filter);
+    assertEquals(FilterSpec.Kind.AGED, parse("--input", "x", "--filter", "aged", "--window-urls", "1000").filter);
+    assertEquals(FilterSpec.Kind.SCALABLE, parse("--input", "x", "--fpr", "0.001", "--shards", "8",
+        "--cache-memory", "8m", "--capacity", "100").filter);
+  }
+
+  /**
+   * Issue 21 item 7: a command refuses the flags it does not take (exit 2, naming the flag, the
+   * command, the commands the flag is for and what the command takes); version and help take
+   * none. A --config file's keys that a command does not take are skipped, so one file serves all.
+   */
+  @Test
+  void commandsRefuseTheFlagsTheyDoNotTake(@TempDir Path dir) throws Exception {
+    String[] r = launch("version", "--fpr", "2");
+    assertEquals("2", r[0], r[1]);
+    assertTrue(r[1].startsWith("urldedup: error: --fpr is not a flag of version: version takes no flags"), r[1]);
+    assertEquals("2", launch("help", "--json")[0]);
+    r = launch("version", "stray");
+    assertEquals("2", r[0], r[1]);
+    assertFalse(r[1].contains("stray"), r[1]);
+
+    String s = dir.toString();
+    String[][] cases = {
+      {"--output", "inspect", "run, plan"},
+      {"--hash-seed", "inspect", "run, plan, bootstrap, probe"},
+      {"--capacity", "probe", "run, plan, bootstrap"},
+      {"--filter", "probe", "run, plan, bootstrap"},
+      {"--output", "bootstrap", "run, plan"},
+      {"--checkpoint-interval", "bootstrap", "run, plan"},
+      {"--bootstrap-servers", "bootstrap", "run, plan"},
+      {"--allow-canonicalization-change", "bootstrap", "run, plan, probe"},
+      {"--cache-memory", "bootstrap", "run, plan"},
+    };
+    for (String[] c : cases) {
+      List<String> args = new ArrayList<>(List.of(c[1], "--state", s, "--input", "in.txt"));
+      if (c[1].equals("inspect")) {
+        args.remove("--input");
+        args.remove("in.txt");
+      }
+      Option<?> o = JobConfig.OPTIONS.stream().filter(x -> x.flag().equals(c[0])).findFirst().orElseThrow();
+      args.add(c[0]);
+      if (!o.isSwitch()) {
+        args.add(o == JobConfig.HASH_SEED ? "0x1234abcd5678" : o == JobConfig.FILTER_KIND ? "stable" : "5");
+      }
+      String m = refused(args.toArray(String[]::new));
+      assertTrue(m.startsWith("urldedup: error: " + c[0] + " is not a flag of " + c[1] + " (it is for " + c[2]
+          + "); " + c[1] + " takes "), m);
+      assertFalse(m.contains("1234abcd"), m);
+    }
+    assertTrue(refused("inspect", "--state", s, "--output", "x").contains("inspect takes --parallelism, --config,"
+        + " --state, --json"));
+
+    // one config file for every command: each takes its keys, skips the others
+    Path f = dir.resolve("job.conf");
+    Files.writeString(f, "input=in.txt\noutput=out.txt\nfilter=stable\nmemory=64m\nshards=16\nstrip-www\n"
+        + "checkpoint-interval=1s\n");
+    JobConfig inspect = JobConfig.parse(Command.INSPECT, new String[] {"--config", f.toString(), "--state", s}, NO_ENV);
+    assertFalse(inspect.isSet(JobConfig.OUTPUT) || inspect.isSet(JobConfig.SHARDS) || inspect.isSet(JobConfig.MEMORY));
+    JobConfig probe = JobConfig.parse(Command.PROBE, new String[] {"--config", f.toString(), "--state", s}, NO_ENV);
+    assertEquals(16, probe.shards);
+    assertTrue(probe.stripWww);
+    assertFalse(probe.isSet(JobConfig.FILTER_KIND) || probe.isSet(JobConfig.OUTPUT));
+    JobConfig bootstrap = JobConfig.parse(Command.BOOTSTRAP, new String[] {"--config", f.toString(), "--state", s},
+        NO_ENV);
+    assertEquals(64L << 20, bootstrap.memoryBytes);
+    assertFalse(bootstrap.isSet(JobConfig.OUTPUT) || bootstrap.isSet(JobConfig.CHECKPOINT_INTERVAL));
+    JobConfig run = JobConfig.parse(Command.RUN, new String[] {"--config", f.toString()}, NO_ENV);
+    assertEquals("out.txt", run.output);
+
+    String help = JobConfig.helpText();
+    assertTrue(help.contains("  --input PATH|-\n") && help.contains("      commands: run, plan, bootstrap, probe\n"),
+        help);
+    assertTrue(help.contains("      commands: plan, inspect\n"), "--json");
+  }
+
+  /**
+   * Issue 21 (also): one rule for sizes, binary units with an optional i/iB/B in any case (1GB,
+   * 1Gb and 1GiB alike, as -Xmx1g and Flink read 1gb); durations need a unit, d included.
+   */
+  @Test
+  void sizesHaveOneBinaryRuleAndDurationsTakeDays() {
+    for (String v : List.of("1g", "1G", "1gb", "1GB", "1Gb", "1GiB", "1gib", "1Gi", "1 GiB", "1073741824",
+        "1073741824b", "1048576k", "1_048_576K")) {
+      assertEquals(1L << 30, parse("--input", "x", "--filter", "stable", "--memory", v).memoryBytes, v);
+    }
+    assertEquals(1L << 40, parse("--input", "x", "--max-memory", "1TiB").maxMemoryBytes);
+    for (String v : List.of("1.5g", "1gg", "1e9", "g", "1gbit", "-1g", "0", "0g", "99999999999t", "1 g b", "1ib")) {
+      assertMessage(error("--input", "x", "--filter", "stable", "--memory", v), "--memory",
+          "units are binary (1k = 1024) and case-insensitive, and B or iB may follow (1g = 1GB = 1GiB)");
+    }
+    JobConfig aged = parse("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1");
+    assertEquals(Duration.ofDays(7), aged.window);
+    assertEquals(Duration.ofMinutes(2), parse("--input", "x", "--checkpoint-interval", "2m").checkpointInterval);
+    assertEquals(Duration.ofMinutes(2), parse("--input", "x", "--checkpoint-interval", "2min").checkpointInterval);
+    for (String v : List.of("10", "10x", "soon", "-1s")) {
+      assertMessage(error("--input", "x", "--checkpoint-interval", v), "--checkpoint-interval",
+          "a unit ms, s, min (or m), h, d");
+    }
+    String help = JobConfig.helpText().replace('\n', ' ');
+    assertTrue(help.contains("1g = 1GB = 1GiB") && help.contains("min (or m), h, d") && help.contains("7d"), help);
+  }
+
+  /**
+   * Issue 21 (also): --max-memory too small for the scalable filter's first slices is reported in
+   * the flag's own total, with the per-shard numbers labelled as such; so is a size over 1 TiB a
+   * shard.
+   */
+  @Test
+  void filterSizesAreReportedAsTotalsWithTheirPerShardShare() {
+    String m = error("--input", "x", "--max-memory", "1m");
+    assertTrue(m.startsWith("--max-memory 1m over --shards 128 is 8.0 KiB per shard, less than the first slice of a"
+        + " shard needs: 12.0 KiB per shard for --capacity 1000000 (7812 URLs per shard)"), m);
+    assertTrue(m.endsWith("accepted: --max-memory at least 1.5 MiB in total (1572864 bytes), or a lower --capacity"), m);
+    assertFalse(m.contains("--max-memory 8192") || m.contains("--capacity 7812"), m);
+    assertEquals(1572864, parse("--input", "x", "--max-memory", "1572864").maxMemoryBytes);
+    m = error("--input", "x", "--filter", "stable", "--memory", "200t");
+    assertTrue(m.startsWith("--memory 200t over --shards 128 is 1.6 TiB per shard; accepted: at most 1 TiB per"
+        + " shard (--memory <= 128.0 TiB in total, or more --shards)"), m);
+  }
+
   @Test
   void stateFlagsParseInEmbeddedModeAndStateIsRefusedInKafkaMode() {
-    JobConfig c = JobConfig.parse(new String[] {"--input", "in.txt", "--state", "s/", "--json"}, Map.of());
+    JobConfig c = JobConfig.parse(new String[] {"--input", "in.txt", "--state", "s/"}, Map.of());
     assertEquals("s/", c.get(JobConfig.STATE));
-    assertTrue(c.get(JobConfig.JSON));
+    assertTrue(JobConfig.parse(Command.INSPECT, new String[] {"--state", "s/", "--json"}, Map.of()).get(JobConfig.JSON));
     ConfigException e = assertThrows(ConfigException.class, () -> parse(kafka("--state", "s/")));
     assertTrue(e.getMessage().startsWith("--state is for the embedded mode"), e.getMessage());
   }
@@ -202,6 +366,21 @@ class JobConfigTest {
     assertEquals(JobConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params").stripParams);
     assertEquals(List.of("a"), parse("--input", "x", "--strip-params=a").stripParams);
     assertEquals(List.of(), parse("--input", "x", "--strip-params", "none").stripParams);
+    assertEquals(JobConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params", "default").stripParams);
+  }
+
+  /**
+   * Issue 21 item 9: an empty value (an unset shell variable: --strip-params "$P") is refused,
+   * not read as the default list; the flag alone and 'default' still mean the default list.
+   */
+  @Test
+  void emptyStripParamsIsRefused() {
+    for (String[] args : List.of(new String[] {"--input", "x", "--strip-params", ""},
+        new String[] {"--input", "x", "--strip-params="}, new String[] {"--input", "x", "--strip-params", "  "})) {
+      String m = error(args);
+      assertMessage(m, "--strip-params", "an empty value is not accepted");
+      assertTrue(m.contains("'default'") && m.contains("'none'") && m.contains("the flag alone"), m);
+    }
   }
 
   @Test
@@ -237,7 +416,7 @@ class JobConfigTest {
         "memory=64m",
         "shards=32",
         "strip-www",
-        "strip-params=",
+        "strip-params",
         "checkpoint-interval=2s",
         ""), StandardCharsets.UTF_8);
     JobConfig c = parse("--config", f.toString(), "--shards", "16", "--filter=stable");
@@ -251,7 +430,11 @@ class JobConfigTest {
 
     Files.writeString(f, "input=x\nno-such-key=1\n");
     String m = error("--config", f.toString());
-    assertTrue(m.contains(f + ":2") && m.contains("no-such-key") && m.contains("accepted:"), m);
+    assertTrue(m.contains(f + ":2") && m.contains("is not a flag") && m.contains("accepted:"), m);
+    assertFalse(m.contains("no-such-key"), "a config line is never repeated (it may hold a secret): " + m);
+
+    Files.writeString(f, "input=x\nstrip-params=\n");
+    assertMessage(error("--config", f.toString()), "--strip-params", "an empty value is not accepted");
 
     Files.writeString(f, "input=x\nfpr=lots\n");
     m = error("--config", f.toString());
@@ -491,6 +674,46 @@ class JobConfigTest {
         && heap.contains("--state-backend rocksdb"), heap);
     String scalable = refused("run", "--input", input.toString(), "--capacity", "100000000000", "--max-memory", "1t");
     assertTrue(scalable.startsWith("urldedup: error: --capacity") && scalable.contains("what fits"), scalable);
+    // the page cache's own flag is blamed when the filter alone fits (issue 21: it was --capacity)
+    for (String backend : List.of("hashmap", "rocksdb")) {
+      String cache = refused("run", "--input", input.toString(), "--cache-memory", "1t", "--parallelism", "2",
+          "--state-backend", backend);
+      assertTrue(cache.startsWith("urldedup: error: --cache-memory 1.0 TiB per subtask x 2 subtasks is 2.0 TiB of"
+          + " page cache")
+          && cache.contains("what fits: --cache-memory up to"), cache);
+    }
+  }
+
+  /**
+   * Issue 21 item 10: plan refuses what run refuses for this JVM's heap, with run's message, after
+   * printing the plan (exit 2, as documented in help).
+   */
+  @Test
+  void planSaysWhatRunSaysAboutTheHeap(@TempDir Path dir) throws Exception {
+    Path input = dir.resolve("in.txt");
+    Files.writeString(input, "http://a.com/1\n");
+    for (List<String> flags : List.of(List.of("--filter", "stable", "--memory", "100g"),
+        List.of("--capacity", "100000000000", "--max-memory", "1t"), List.of("--cache-memory", "1t"),
+        List.of("--state-backend", "rocksdb", "--cache-memory", "1t"))) {
+      List<String> run = new ArrayList<>(List.of("run", "--input", input.toString()));
+      run.addAll(flags);
+      String runSays = refused(run.toArray(String[]::new));
+      List<String> plan = new ArrayList<>(List.of("plan"));
+      plan.addAll(flags);
+      for (boolean json : List.of(false, true)) {
+        if (json) {
+          plan.add("--json");
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = UrlDedupJob.run(plan.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code, plan.toString());
+        assertEquals(runSays, err.toString(StandardCharsets.UTF_8), plan.toString());
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(json ? printed.contains("\"planVersion\"") : printed.contains("max parallelism:"), printed);
+      }
+    }
   }
 
   private static void assertMessage(String message, String flag, String accepted) {

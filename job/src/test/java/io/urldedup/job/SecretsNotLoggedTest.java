@@ -143,6 +143,64 @@ class SecretsNotLoggedTest {
     }
   }
 
+  /**
+   * Issue 21 item 15: no error quotes the seed or a Kafka password from a config line or a flag,
+   * whatever the mistake: a key without '=' (the line once came back whole: "key 'hash-seed
+   * 0x...' is not a flag"), a mistyped key, the secret alone on a line, a bad value, a flag given
+   * to a command that does not take it. Every command, the program's whole output.
+   */
+  @Test
+  void configAndFlagErrorsNeverShowASecret() throws Exception {
+    String hex = "0x" + Long.toHexString(SEED);
+    String jaas = "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
+        + " password=\"" + PASSWORD + "\" username=\"u\";";
+    List<String> lines = List.of("hash-seed " + hex, "hash-seed: " + hex, "hash-seed\t" + hex, "hash_seed=" + hex,
+        "HASH-SEED=" + hex, "hashseed=" + hex, hex, Long.toString(SEED), Long.toUnsignedString(SEED),
+        "hash-seed=" + hex + " # the seed", "hash-seed=" + hex.toUpperCase(Locale.ROOT) + "Z", "seed " + hex,
+        jaas, jaas.replace("=", " "), "password=" + PASSWORD, PASSWORD, "--hash-seed " + hex);
+    List<String[]> commands = List.of(new String[] {"run"}, new String[] {"plan"}, new String[] {"bootstrap",
+        "--state", dir.resolve("s").toString()}, new String[] {"inspect", "--state", dir.toString()},
+        new String[] {"probe", "--state", dir.toString(), "http://a.example/"});
+    int runs = 0;
+    for (String line : lines) {
+      Path conf = dir.resolve("job.conf");
+      java.nio.file.Files.writeString(conf, "input=" + dir.resolve("missing.txt") + "\n" + line + "\n");
+      for (String[] command : commands) {
+        List<String> args = new ArrayList<>(List.of(command));
+        args.addAll(List.of("--config", conf.toString()));
+        assertNoSecretIn(args, 2);
+        runs++;
+      }
+    }
+    // flags: a value on the command line, where the flag does not apply or the value is bad
+    for (List<String> args : List.of(List.of("inspect", "--state", dir.toString(), "--hash-seed", hex),
+        List.of("version", "--hash-seed=" + hex), List.of("help", "--hash-seed", hex),
+        List.of("run", "--input", "x", "--hash-seed", hex + "Z"), List.of("run", "--input", "x", "--hash_seed", hex),
+        List.of("run", "--input", "x", "--hash-seed=" + hex, "--filter", "stable", "--capacity", "5"),
+        List.of("probe", "--state", dir.toString(), "--hash-seed", hex, "--filter", "stable", "http://a.example/"),
+        List.of("bootstrap", "--input", "x", "--state", dir.toString(), "--hash-seed", hex, "--output", "o"),
+        List.of("run", "--input", "x", "--kafka-properties", "p", "--hash-seed", hex))) {
+      assertNoSecretIn(args, 2);
+      runs++;
+    }
+    System.out.println("SecretsNotLoggedTest: " + runs + " refused command lines, no secret in their output");
+  }
+
+  /** Runs the launcher's entry with {@code args}; asserts the exit code and that no secret is printed. */
+  private static void assertNoSecretIn(List<String> args, int expectedCode) throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    int code;
+    try (PrintStream ps = new PrintStream(printed, true, StandardCharsets.UTF_8)) {
+      code = UrlDedupJob.run(args.toArray(String[]::new), ps, ps);
+    }
+    String out = printed.toString(StandardCharsets.UTF_8);
+    assertEquals(expectedCode, code, args + ": " + out);
+    for (String n : needles()) {
+      assertTrue(!out.toLowerCase(Locale.ROOT).contains(n.toLowerCase(Locale.ROOT)),
+          "a secret (needle #" + needles().indexOf(n) + ") in the output of " + args.get(0) + ": " + out.replace(n, "<SECRET>"));
+    }
+  }
+
   private static Map<String, Integer> readAsUser(SaslJobRun run) {
     Map<String, Integer> counts = new java.util.HashMap<>();
     try (var consumer = KAFKA.committedReader(SaslKafka.PLAIN, run.out, SaslJobRun.PARTITIONS)) {

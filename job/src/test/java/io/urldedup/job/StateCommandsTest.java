@@ -24,6 +24,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,16 +38,11 @@ class StateCommandsTest {
   @RegisterExtension
   static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
 
-  private static final String[] FILTER = {"--fpr", "1e-6", "--capacity", "4000", "--shards", "16",
-      "--hash-seed", "0x5747e0b5"};
 
   @TempDir Path dir;
 
   static String[] args(String... head) {
-    String[] a = new String[head.length + FILTER.length];
-    System.arraycopy(head, 0, a, 0, head.length);
-    System.arraycopy(FILTER, 0, a, head.length, FILTER.length);
-    return a;
+    return EmbeddedStateTest.args(head);
   }
 
   /** Runs the CLI; returns {stdout, stderr}, asserting the exit code. */
@@ -171,6 +167,52 @@ class StateCommandsTest {
     assertEquals('\t', rows.get(1)[bad.length]);
     assertTrue(new String(rows.get(2), StandardCharsets.UTF_8).startsWith("https://a.example/y\thttps://a.example/y"
         + "\tunseen"), new String(rows.get(2), StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Issue 21 item 8: probe reads its URL arguments as the bytes the shell passed, as run reads a
+   * file. An argument that is not UTF-8 is invalid bad_utf8 (the JVM's decoding had made it
+   * U+FFFD: a valid URL, unseen); an IDN is found under the C locale (the decoding had made each
+   * of its non-ASCII bytes U+FFFD: bad_host). probe runs as a process, started by bash so that its
+   * arguments can hold any bytes.
+   */
+  @Test
+  @Timeout(600)
+  void probeArgumentsAreTheBytesPassed() throws Exception {
+    Path boot = dir.resolve("boot");
+    cli(0, args("bootstrap", "--input", write("k.txt", List.of("https://caf\u00e9.example/x")).toString(), "--state",
+        boot.toString()));
+    List<String> cmd = new ArrayList<>(List.of("bash", "-c",
+        "exec \"$@\" $'https://a.example/\\xff' $'https://caf\\xc3\\xa9.example/x'", "bash"));
+    cmd.addAll(EmbeddedProcessTest.main(dir));
+    cmd.addAll(List.of(args("probe", "--state", boot.toString())));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(dir.resolve("probe.err").toFile());
+    pb.environment().put("LC_ALL", "C");
+    Process p = pb.start();
+    byte[] got = p.getInputStream().readAllBytes();
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "probe did not end");
+    assertEquals(0, p.exitValue(), Files.readString(dir.resolve("probe.err")));
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    expected.write("https://a.example/".getBytes(StandardCharsets.US_ASCII));
+    expected.write(0xff);
+    expected.write("\t\tinvalid\tbad_utf8\n".getBytes(StandardCharsets.US_ASCII));
+    expected.write("https://caf\u00e9.example/x\thttps://xn--caf-dma.example/x\tseen\t0\n".getBytes(StandardCharsets.UTF_8));
+    assertEquals(new String(expected.toByteArray(), StandardCharsets.ISO_8859_1), new String(got, StandardCharsets.ISO_8859_1));
+  }
+
+  /** {@link ArgvBytes#match}: each word its own entry, later entries first, the UTF-8 of a word without one. */
+  @Test
+  void argvBytesMatchTheWordsInOrder() {
+    java.nio.charset.Charset ascii = StandardCharsets.US_ASCII;
+    byte[] ff = {'a', (byte) 0xff};
+    byte[] fe = {'a', (byte) 0xfe};
+    List<byte[]> cmdline = List.of("java".getBytes(ascii), ff, "--state".getBytes(ascii), fe, ff);
+    List<String> words = List.of(new String(ff, ascii), new String(fe, ascii), new String(ff, ascii), "b");
+    List<byte[]> got = ArgvBytes.match(words, cmdline, ascii);
+    assertArrayEquals(ff, got.get(0));
+    assertArrayEquals(fe, got.get(1));
+    assertArrayEquals(ff, got.get(2));
+    assertArrayEquals("b".getBytes(StandardCharsets.UTF_8), got.get(3));
   }
 
   /** bootstrap --dlq writes the dead letters run --dlq writes for the same input, in the same format. */

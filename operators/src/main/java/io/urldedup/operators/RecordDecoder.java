@@ -8,6 +8,9 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.urldedup.operators.url.CanonicalUrl;
 import io.urldedup.operators.url.UsvString;
@@ -31,8 +34,6 @@ public final class RecordDecoder {
 
   /** Hard limit on a JSON value (Kafka's default {@code max.message.bytes} is about 1 MB). */
   public static final int MAX_JSON_BYTES = 1 << 20;
-
-  private static final int MAX_DETAIL = 200;
 
   private final DecodeConfig config;
   private final int maxUrlBytes;
@@ -152,13 +153,15 @@ public final class RecordDecoder {
         p.skipChildren();
       }
       if (t != JsonToken.END_OBJECT) {
-        throw new UrlRejectedException(RejectReason.NOT_JSON, "unexpected token " + t);
+        throw new UrlRejectedException(RejectReason.NOT_JSON,
+            "unexpected content at byte " + p.currentTokenLocation().getByteOffset());
       }
       checkEnd(p);
     } catch (JsonProcessingException ex) {
-      throw new UrlRejectedException(RejectReason.NOT_JSON, jsonDetail(ex));
+      throw new UrlRejectedException(RejectReason.NOT_JSON, jsonDetail(ex, v));
     } catch (IOException ex) {
-      throw new UrlRejectedException(RejectReason.NOT_JSON, clip(String.valueOf(ex.getMessage())));
+      // a parser over a byte array reads nothing else; kept short and stable like the others
+      throw new UrlRejectedException(RejectReason.NOT_JSON, "unreadable JSON");
     }
 
     if (urlCount > 1 || forceCount > 1) {
@@ -181,11 +184,6 @@ public final class RecordDecoder {
             "field 'force' is " + describe(forceType) + ", not true or false");
       }
     }
-    byte[] urlBytes = UsvString.utf8(url);
-    if (urlBytes.length > maxUrlBytes) {
-      throw tooLong("URL", urlBytes.length);
-    }
-
     // the raw string token: opening quote at urlOffset, closing quote found by skipping escapes
     int q0 = (int) urlOffset;
     if (urlOffset < 0 || urlOffset >= v.length || v[q0] != '"') {
@@ -197,6 +195,17 @@ public final class RecordDecoder {
     }
     if (q1 >= v.length) {
       throw new UrlRejectedException(RejectReason.NOT_JSON, "url string not terminated");
+    }
+    if (hasLoneSurrogate(url)) {
+      // a \ud800 escape encodes no character, as the bytes ED A0 80 encode none in text: both
+      // are bad_utf8. Read as U+FFFD, every such URL would be one URL (a collision).
+      int at = loneSurrogateEscape(v, q0 + 1, q1);
+      throw new UrlRejectedException(RejectReason.BAD_UTF8, "field 'url' has an unpaired surrogate escape "
+          + new String(v, at, 6, ISO_8859_1) + " at byte " + at + " (no Unicode character)");
+    }
+    byte[] urlBytes = UsvString.utf8(url);
+    if (urlBytes.length > maxUrlBytes) {
+      throw tooLong("URL", urlBytes.length);
     }
 
     int rawLen = q1 - q0 - 1;
@@ -286,20 +295,74 @@ public final class RecordDecoder {
     }
   }
 
-  private static String jsonDetail(JsonProcessingException e) {
-    String m = String.valueOf(e.getOriginalMessage());
-    int nl = m.indexOf('\n');
-    if (nl >= 0) {
-      m = m.substring(0, nl);
+  /** Whether {@code s} holds a surrogate without its other half. */
+  private static boolean hasLoneSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return true;
+      }
     }
-    JsonLocation loc = e.getLocation();
-    if (loc != null && loc.getByteOffset() >= 0) {
-      m = m + " (at byte " + loc.getByteOffset() + ")";
-    }
-    return clip(m);
+    return false;
   }
 
-  private static String clip(String s) {
-    return UrlRejectedException.clip(s, MAX_DETAIL);
+  /**
+   * The offset of the first {@code \\uXXXX} escape in the string token {@code v[from, to)} that is
+   * a surrogate without its other half (the parser has checked the escapes' syntax); {@code from}
+   * if there is none, which {@link #hasLoneSurrogate} rules out.
+   */
+  private static int loneSurrogateEscape(byte[] v, int from, int to) {
+    int high = -1; // a high surrogate's escape, waiting for its low half
+    int i = from;
+    while (i < to) {
+      int c = -1;
+      int next = i + 1;
+      if (v[i] == '\\') {
+        next = i + 2;
+        if (v[i + 1] == 'u') {
+          c = Integer.parseInt(new String(v, i + 2, 4, ISO_8859_1), 16);
+          next = i + 6;
+        }
+      }
+      if (high >= 0 && !(c >= 0 && Character.isLowSurrogate((char) c))) {
+        return high;
+      }
+      if (c >= 0 && Character.isHighSurrogate((char) c) && high < 0) {
+        high = i;
+      } else if (c >= 0 && Character.isLowSurrogate((char) c) && high < 0) {
+        return i;
+      } else {
+        high = -1;
+      }
+      i = next;
+    }
+    return high >= 0 ? high : from;
+  }
+
+  /**
+   * What is wrong and where, in words of our own: the parser's messages name its internals (its
+   * token types, its limits' class names) and change with its versions, and a dead letter's
+   * detail is read by people and grepped by scripts.
+   */
+  private static String jsonDetail(JsonProcessingException e, byte[] v) {
+    JsonLocation loc = e.getLocation();
+    long at = loc == null ? -1 : loc.getByteOffset();
+    String what;
+    if (e instanceof JsonEOFException) {
+      what = "unexpected end of input";
+    } else if (e instanceof StreamConstraintsException) {
+      String m = String.valueOf(e.getOriginalMessage());
+      what = m.contains("nesting depth")
+          ? "nested deeper than " + StreamReadConstraints.DEFAULT_MAX_DEPTH + " levels"
+          : "a number, string or name longer than the parser allows";
+    } else if (at >= 0 && at < v.length) {
+      int b = v[(int) at] & 0xFF;
+      what = "unexpected character " + (b > 0x20 && b < 0x7F ? "'" + (char) b + "'" : String.format("0x%02x", b));
+    } else {
+      what = "invalid JSON";
+    }
+    return at >= 0 ? what + " at byte " + at : what;
   }
 }

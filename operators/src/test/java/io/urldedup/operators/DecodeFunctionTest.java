@@ -288,6 +288,62 @@ class DecodeFunctionTest {
     assertEquals(EnumSet.complementOf(NOT_PRODUCED), seen);
   }
 
+  /**
+   * Issue 21 item 8: a JSON url with a surrogate escape that has no other half encodes no
+   * character, as the bytes ED A0 80 encode none in text: both are bad_utf8, with a detail naming
+   * the escape and its byte. Read as U+FFFD, {@code \\ud800} and {@code \\udbff} were one URL.
+   */
+  @Test
+  void jsonLoneSurrogateIsBadUtf8AsInText() throws Exception {
+    DecodeConfig json = cfg("json").build();
+    String[][] cases = {
+      {"{\"url\":\"http://a.com/\\ud800\"}", "\\ud800", "21"},
+      {"{\"url\":\"http://a.com/\\udbff\"}", "\\udbff", "21"},
+      {"{\"url\":\"http://a.com/\\uDC00x\"}", "\\uDC00", "21"},
+      {"{\"a\":\"\\u00e9\", \"url\":\"http://a.com/\\ud83d\\ude00\\ud83d\"}", "\\ud83d", "47"},
+      {"{\"url\":\"http://a.com/\\ud800\\ud800\\udc00\"}", "\\ud800", "21"},
+      {"{\"url\":\"http://\\ud800.com/\"}", "\\ud800", "15"},
+    };
+    for (String[] c : cases) {
+      DeadLetter d = rejected(json, raw(c[0]));
+      assertEquals(RejectReason.BAD_UTF8, d.reason, c[0] + ": " + d.detail);
+      assertEquals("field 'url' has an unpaired surrogate escape " + c[1] + " at byte " + c[2]
+          + " (no Unicode character)", d.detail, c[0]);
+      assertEquals(c[1], c[0].substring(Integer.parseInt(c[2]), Integer.parseInt(c[2]) + 6), "the byte is the escape's");
+    }
+    // the same code unit as bytes in text (CESU-8): bad_utf8 too
+    byte[] text = {'h', 't', 't', 'p', ':', '/', '/', 'a', '.', 'c', 'o', 'm', '/', (byte) 0xED, (byte) 0xA0, (byte) 0x80};
+    assertEquals(RejectReason.BAD_UTF8, rejected(cfg("text").build(), new RawRecord(null, text, null, "x")).reason);
+    // a pair is one character, as its UTF-8 in text is
+    assertEquals("http://a.com/%F0%9F%98%80", one(json, raw("{\"url\":\"http://a.com/\\ud83d\\ude00\"}")).url());
+    assertEquals("http://a.com/%F0%9F%98%80", one(cfg("text").build(), raw("http://a.com/\ud83d\ude00")).url());
+  }
+
+  /**
+   * Issue 21: a not_json detail says what is wrong and at which byte in words of our own, never
+   * the parser's (its token names, limit classes and advice change with its versions).
+   */
+  @Test
+  void notJsonDetailsAreShortAndStable() throws Exception {
+    DecodeConfig json = cfg("json").build();
+    String[][] cases = {
+      {"{\"url\":", "unexpected end of input at byte 7"},
+      {"{\"url\":\"http://a.com/\"", "unexpected end of input at byte 22"},
+      {"{url:\"http://a.com/\"}", "unexpected character 'u' at byte 1"},
+      {"{\"url\":\"http://a.com/\",}", "unexpected character '}' at byte 23"},
+      {"{\"a\":01}", "unexpected character '1' at byte 6"},
+      {"{\"a\":tru}", "unexpected character 't' at byte 5"},
+      {"{\"url\":\"http://a.com/\u0001\"}", "unexpected character 0x01 at byte 21"},
+      {"{\"url\":\"http://a.com/\"} x", "unexpected character 'x' at byte 24"},
+      {"{\"a\":".repeat(1001) + "1" + "}".repeat(1001), "nested deeper than 1000 levels"},
+    };
+    for (String[] c : cases) {
+      DeadLetter d = rejected(json, raw(c[0]));
+      assertEquals(RejectReason.NOT_JSON, d.reason, c[0]);
+      assertEquals(c[1], d.detail, c[0].length() > 80 ? c[0].substring(0, 80) : c[0]);
+    }
+  }
+
   @Test
   void badInputCorpusText() throws Exception {
     corpus(cfg("text").build(), 1);

@@ -1,6 +1,7 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.RawRecord;
+import java.io.FileInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,12 +10,14 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads stdin on a thread of its own into a small bounded queue, so that the source task never
- * blocks in {@code read()}: checkpoints, records and the end of input go on while the producer
- * is quiet ({@code tail -f links.log | urldedup run --input -}). The queue bounds memory (a fast
- * producer waits, as any pipe reader makes it wait); nothing is spooled to disk.
+ * Reads a stream (stdin, or a path that is no regular file: a named pipe, {@code <(cmd)}, a
+ * character device) on a thread of its own into a small bounded queue, so that the source task
+ * never blocks in {@code open()} or {@code read()}: checkpoints, records and the end of input go on
+ * while the producer is quiet ({@code tail -f links.log | urldedup run --input -}). A stream is read
+ * once, front to back: it cannot seek. The queue bounds memory (a fast producer waits, as any pipe
+ * reader makes it wait); nothing is spooled to disk.
  */
-final class StdinPump {
+final class StreamPump {
 
   /** Bytes in flight between the thread and the source (a record costs its bytes + 64). */
   static final int QUEUE_BYTES = 8 << 20;
@@ -25,30 +28,20 @@ final class StdinPump {
   private final Runnable onData;
   private volatile boolean stopped;
   private volatile boolean ended;
-  /** The thread waits in {@code read()}: the reader's buffer then holds no complete line. */
+  /** The thread waits in {@code open()} or {@code read()}: the reader's buffer then holds no complete line. */
   private volatile boolean reading;
   private volatile IOException error;
 
-  /** @param onData called (from the pump's thread) after each record queued and at the end */
-  StdinPump(InputStream in, LineHook hook, Runnable onData) {
+  /**
+   * @param path {@code -} for stdin, else the stream's path (opened on the pump's thread: a named
+   *     pipe's {@code open()} waits for its writer)
+   * @param onData called (from the pump's thread) after each record queued and at the end
+   */
+  StreamPump(String path, LineHook hook, Runnable onData) {
     this.onData = onData;
-    LineReader lines = new LineReader(new FilterInputStream(in) {
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        reading = true;
-        if (stopped) {
-          onData.run(); // the source may now end: nothing complete is left behind
-        }
-        try {
-          return super.read(b, off, len);
-        } finally {
-          reading = false;
-        }
-      }
-    }, 0, 0, false, Long.MAX_VALUE, hook);
-    this.thread = new Thread(() -> pump(lines), "urldedup-stdin");
-    // a thread blocked in read() on a quiet pipe cannot be interrupted; it must not keep the
-    // process alive after the run ended
+    this.thread = new Thread(() -> pump(path, hook), "urldedup-input");
+    // a thread blocked in open() or read() on a quiet pipe cannot be interrupted; it must not keep
+    // the process alive after the run ended
     thread.setDaemon(true);
   }
 
@@ -61,8 +54,30 @@ final class StdinPump {
    * queued (they were read: the README promises them to the summary), whatever the queue's bound;
    * then the pump ends without reading again.
    */
-  private void pump(LineReader lines) {
+  private void pump(String path, LineHook hook) {
+    boolean stdin = LineSplit.STDIN.equals(path);
+    InputStream in = null;
     try {
+      reading = true; // waiting for a writer is waiting for data: nothing read is left behind
+      try {
+        in = stdin ? System.in : new FileInputStream(path);
+      } finally {
+        reading = false;
+      }
+      LineReader lines = new LineReader(new FilterInputStream(in) {
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          reading = true;
+          if (stopped) {
+            onData.run(); // the source may now end: nothing complete is left behind
+          }
+          try {
+            return super.read(b, off, len);
+          } finally {
+            reading = false;
+          }
+        }
+      }, 0, 0, false, Long.MAX_VALUE, hook);
       RawRecord r;
       while ((r = stopped ? lines.nextBuffered() : lines.next()) != null) {
         while (!stopped && !room.tryAcquire(cost(r), 100, TimeUnit.MILLISECONDS)) {
@@ -78,6 +93,13 @@ final class StdinPump {
     } finally {
       ended = true;
       onData.run();
+      if (in != null && !stdin) {
+        try {
+          in.close();
+        } catch (IOException ignored) {
+          // read to its end or failed: nothing more to lose
+        }
+      }
     }
   }
 

@@ -30,7 +30,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * then holds within a range only: like Kafka partitions, when a URL occurs in two ranges, which
  * occurrence is emitted depends on timing (exactly one is, up to the filter's error). At
  * parallelism 1, and for smaller files, one reader reads the file in order and the first
- * occurrence is the one emitted.
+ * occurrence is the one emitted. The job gives the filters that decide by order one reader
+ * ({@link UrlDedupJob#inOrder}).
  */
 public final class LineFileSource
     implements Source<RawRecord, LineSplit, Collection<LineSplit>>, ResultTypeQueryable<RawRecord> {

@@ -190,8 +190,10 @@ class EmbeddedProcessTest {
       }
     }
     assertTrue(Files.size(in) > 2 * LineFileSource.MIN_RANGE_BYTES);
-    Process p = new ProcessBuilder(command(dir, false, List.of("run", "--hash-seed", "0x6a09e667f3bcc908",
-        "--parallelism", "2", "--fpr", "1e-9", "--input", in.toString(), "--output", "-")))
+    List<String> cmd = new ArrayList<>(main(dir));
+    cmd.addAll(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "2", "--fpr", "1e-9",
+        "--input", in.toString(), "--output", "-"));
+    Process p = new ProcessBuilder(cmd)
         .redirectError(dir.resolve("stderr.txt").toFile()).start();
     java.util.Set<Integer> emitted = new java.util.HashSet<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

@@ -148,8 +148,9 @@ class StreamInputTest {
     for (String input : List.of("<(cat \"$1\")", "/dev/stdin")) {
       Path out = dir.resolve("out.txt");
       Path errFile = dir.resolve("stderr.txt");
-      List<String> java = EmbeddedProcessTest.command(dir, false, List.of("run", "--hash-seed", SEED, "--fpr",
-          "1e-6", "--parallelism", "2", "--output", out.toString()));
+      List<String> java = new ArrayList<>(EmbeddedProcessTest.main(dir));
+      java.addAll(List.of("run", "--hash-seed", SEED, "--fpr", "1e-6", "--parallelism", "2", "--output",
+          out.toString()));
       StringBuilder script = new StringBuilder("exec");
       for (String a : java) {
         script.append(" '").append(a.replace("'", "'\\''")).append('\'');

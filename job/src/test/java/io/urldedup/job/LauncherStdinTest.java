@@ -25,8 +25,11 @@ class LauncherStdinTest {
 
   @TempDir Path dir;
 
-  /** {@code bash -c 'exec ./urldedup run --input - --output OUT REDIRECT'}: exit code and stderr. */
-  Object[] launch(String redirect) throws Exception {
+  /**
+   * {@code bash -c 'exec ./urldedup run --input - --output OUT REDIRECT'} exits 2 with {@code
+   * message} alone on stderr, and writes nothing.
+   */
+  void refused(String redirect, String message) throws Exception {
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("stderr.txt");
     Process p = new ProcessBuilder(List.of("bash", "-c",
@@ -34,24 +37,20 @@ class LauncherStdinTest {
         .redirectError(err.toFile()).start();
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the launcher did not exit");
     assertFalse(Files.exists(out), "nothing was written");
-    return new Object[] {p.exitValue(), Files.readString(err)};
+    assertEquals("urldedup: error: " + message + "\n", Files.readString(err));
+    assertEquals(2, p.exitValue());
   }
 
   @Test
   @Timeout(120)
   void closedStdinIsRefused() throws Exception {
-    Object[] r = launch("<&-");
-    assertEquals("urldedup: error: stdin (fd 0) is closed; start urldedup with stdin open (a pipe, a file, or"
-        + " < /dev/null)\n", r[1]);
-    assertEquals(2, r[0]);
+    refused("<&-", "stdin (fd 0) is closed; start urldedup with stdin open (a pipe, a file, or < /dev/null)");
   }
 
   @Test
   @Timeout(120)
   void writeOnlyStdinIsRefused() throws Exception {
-    Object[] r = launch("0>\"$1.w\"");
-    assertEquals("urldedup: error: stdin (fd 0) is open for writing only; start urldedup with stdin readable (a"
-        + " pipe, a file, or < /dev/null)\n", r[1]);
-    assertEquals(2, r[0]);
+    refused("0>\"$1.w\"", "stdin (fd 0) is open for writing only; start urldedup with stdin readable (a pipe, a"
+        + " file, or < /dev/null)");
   }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.UUID;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -44,7 +45,7 @@ public final class LineFileSource
   private final LineHook hook;
   private final long minRangeBytes;
   /** This source's run, for {@link #linesRead}. */
-  private final String run = java.util.UUID.randomUUID().toString();
+  private final String run = UUID.randomUUID().toString();
 
   /**
    * @param path a file, or {@code -} for stdin

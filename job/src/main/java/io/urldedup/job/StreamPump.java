@@ -120,7 +120,7 @@ final class StreamPump {
     return !queue.isEmpty();
   }
 
-  /** End of stdin (or a read error, or {@link #stop}): nothing more will be queued. */
+  /** End of the stream (or a read error, or {@link #stop}): nothing more will be queued. */
   boolean ended() {
     return ended;
   }
@@ -132,7 +132,8 @@ final class StreamPump {
 
   /**
    * After {@link #stop}: true when everything read is queued, so the source may end once the
-   * queue is empty (the pump ended, or waits in {@code read()} with no complete line buffered).
+   * queue is empty (the pump ended, or waits in {@code open()} or {@code read()} with no complete
+   * line buffered).
    */
   boolean drained() {
     return ended || reading;
@@ -140,7 +141,7 @@ final class StreamPump {
 
   /**
    * Queue nothing more from the stream; the lines already read are still queued (a thread blocked
-   * in {@code read()} stays there until the process ends).
+   * in {@code open()} or {@code read()} stays there until the process ends).
    */
   void stop() {
     stopped = true;

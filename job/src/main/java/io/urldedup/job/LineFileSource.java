@@ -2,9 +2,11 @@ package io.urldedup.job;
 
 import io.urldedup.operators.RawRecord;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.UUID;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -18,9 +20,10 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
- * The embedded mode's source: one local file (bounded, checkpointed as a byte offset, so a run
- * with checkpointing resumes where it was) or stdin ({@code -}: an unbounded stream, read as it
- * arrives, until its end or a stop signal). One record per line ({@link LineReader}). What a line
+ * The embedded mode's source: one local regular file (bounded, checkpointed as a byte offset, so a
+ * run with checkpointing resumes where it was) or a stream ({@link #isStream}: stdin {@code -}, a
+ * named pipe, {@code <(cmd)}, {@code /dev/stdin}; unbounded, read front to back as it arrives,
+ * until its end or a stop signal: it cannot seek). One record per line ({@link LineReader}). What a line
  * becomes is the {@link LineHook}'s: by default a record with origin {@code name:line}.
  *
  * <p>At source parallelism P a file of at least {@link #MIN_RANGE_BYTES} x 2 is read as up to P
@@ -28,7 +31,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * then holds within a range only: like Kafka partitions, when a URL occurs in two ranges, which
  * occurrence is emitted depends on timing (exactly one is, up to the filter's error). At
  * parallelism 1, and for smaller files, one reader reads the file in order and the first
- * occurrence is the one emitted.
+ * occurrence is the one emitted. The job gives the filters that decide by order one reader
+ * ({@link UrlDedupJob#inOrder}).
  */
 public final class LineFileSource
     implements Source<RawRecord, LineSplit, Collection<LineSplit>>, ResultTypeQueryable<RawRecord> {
@@ -40,6 +44,8 @@ public final class LineFileSource
   private final String name;
   private final LineHook hook;
   private final long minRangeBytes;
+  /** This source's run, for {@link #linesRead}. */
+  private final String run = UUID.randomUUID().toString();
 
   /**
    * @param path a file, or {@code -} for stdin
@@ -61,21 +67,34 @@ public final class LineFileSource
     this.minRangeBytes = minRangeBytes;
   }
 
+  /**
+   * stdin ({@code -}), or a path that exists and is neither a regular file nor a directory (a named
+   * pipe, a character device, {@code /dev/fd/N} of a pipe): read once as a stream, no seek, no
+   * byte ranges. A path that does not exist is a file (reading it names what is wrong).
+   */
+  static boolean isStream(String path) {
+    if (LineSplit.STDIN.equals(path)) {
+      return true;
+    }
+    java.nio.file.Path p = java.nio.file.Path.of(path);
+    return Files.exists(p) && !Files.isRegularFile(p) && !Files.isDirectory(p);
+  }
+
   @Override
   public Boundedness getBoundedness() {
-    return LineSplit.STDIN.equals(path) ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
+    return isStream(path) ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
   }
 
   @Override
   public SourceReader<RawRecord, LineSplit> createReader(SourceReaderContext context) {
-    return new LineSourceReader(context, hook);
+    return new LineSourceReader(context, hook, run);
   }
 
   @Override
   public SplitEnumerator<LineSplit, Collection<LineSplit>> createEnumerator(
       SplitEnumeratorContext<LineSplit> context) {
     LineSplit whole = new LineSplit(path, name, 0, 0);
-    if (whole.isStdin() || context.currentParallelism() == 1) {
+    if (isStream(path) || context.currentParallelism() == 1) {
       return new LineSplitEnumerator(context, List.of(whole));
     }
     List<LineSplit> ranges;
@@ -91,6 +110,14 @@ public final class LineFileSource
   public SplitEnumerator<LineSplit, Collection<LineSplit>> restoreEnumerator(
       SplitEnumeratorContext<LineSplit> context, Collection<LineSplit> checkpoint) {
     return new LineSplitEnumerator(context, checkpoint);
+  }
+
+  /**
+   * The lines its readers got through, per range ({@link LinesRead#take}), once the job ended (the
+   * embedded mode: its cluster runs in this JVM); forgets them.
+   */
+  List<long[]> linesRead() {
+    return LinesRead.take(run);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.RawRecord;
+import io.urldedup.operators.RecordDecoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -11,7 +12,8 @@ import java.util.Arrays;
  * {@code \r} is a line end, as in old Mac files, so CR-only input is not one huge record). The
  * last line needs no terminator. A line over {@link #MAX_LINE_BYTES} is cut: its record holds
  * the first {@code MAX_LINE_BYTES + 1} bytes (so every decoder rejects it as {@code too_long}:
- * one dead letter) and reading resumes after its line end. Nothing is skipped without a record.
+ * one dead letter, whose detail says "more than 1048576 bytes": the true length is not kept) and
+ * reading resumes after its line end. Nothing is skipped without a record.
  *
  * <p>{@link #offset()} and {@link #lines()} are the position after the last record returned: a
  * reader opened there ({@link #LineReader(InputStream, long, long, boolean, long, LineHook)})
@@ -19,7 +21,8 @@ import java.util.Arrays;
  */
 final class LineReader {
 
-  static final int MAX_LINE_BYTES = 1 << 20;
+  /** A record holds at most this + 1 bytes of a line ({@link RecordDecoder#CUT_BYTES}). */
+  static final int MAX_LINE_BYTES = RecordDecoder.CUT_BYTES - 1;
   static final int BUFFER_BYTES = 1 << 20;
 
   private final InputStream in;

@@ -21,9 +21,11 @@ import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
 
 /**
- * Reads {@link LineSplit}s: a file or a byte range of it in the task's thread, one line per
- * {@link #pollNext} (the range's end, or the file's length at open, bounds it), stdin through a {@link StdinPump} (a thread of its own, so a quiet
- * pipe never blocks the task). Snapshots hold the byte offset after the last record emitted.
+ * Reads {@link LineSplit}s: a regular file or a byte range of it in the task's thread, one line per
+ * {@link #pollNext} (the range's end, or the file's length at open, bounds it); a stream (stdin, a
+ * named pipe, any path that is no regular file: {@link LineFileSource#isStream}) through a {@link
+ * StreamPump} (a thread of its own, so a quiet pipe never blocks the task, and no seek). Snapshots
+ * hold the byte offset after the last record emitted.
  *
  * <p>{@link #endAllInputs} (a stop signal, see {@link StopSignals}) ends the input of every reader
  * in this JVM: what was read is processed, then the source finishes like at the end of the file.
@@ -35,6 +37,8 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
 
   private final SourceReaderContext context;
   private final LineHook hook;
+  /** The source's run token ({@link LinesRead}), or null: not recorded. */
+  private final String run;
   private final Queue<LineSplit> splits = new ArrayDeque<>();
   private final Object lock = new Object();
   private CompletableFuture<Void> available = new CompletableFuture<>();
@@ -44,13 +48,18 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
   private LineSplit current;
   private FileChannel file;
   private LineReader lines;
-  private StdinPump pump;
-  /** stdin: records emitted (the pump's reader is ahead of the source by its queue). */
-  private long stdinLines;
+  private StreamPump pump;
+  /** A stream: records emitted (the pump's reader is ahead of the source by its queue). */
+  private long streamLines;
 
   LineSourceReader(SourceReaderContext context, LineHook hook) {
+    this(context, hook, null);
+  }
+
+  LineSourceReader(SourceReaderContext context, LineHook hook, String run) {
     this.context = context;
     this.hook = hook;
+    this.run = run;
   }
 
   /** Ends the input of every line source of this JVM; returns how many were running. */
@@ -85,7 +94,7 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
       }
       open(next);
     }
-    RawRecord r = pump != null ? fromStdin() : fromFile();
+    RawRecord r = pump != null ? fromStream() : fromFile();
     if (r == null) {
       if (current != null) {
         return InputStatus.NOTHING_AVAILABLE;
@@ -110,7 +119,7 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
   }
 
   /** The next queued line; null: none yet (split still open) or the end (split finished). */
-  private RawRecord fromStdin() throws IOException {
+  private RawRecord fromStream() throws IOException {
     RawRecord r = pump.poll();
     if (r == null && pump.ended()) {
       r = pump.poll(); // queued just before the end
@@ -119,28 +128,32 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
         if (e != null && !stopped) {
           throw new IOException("reading " + current.name + ": " + e.getMessage(), e);
         }
-        finish(stdinLines);
+        finish(streamLines);
         return null;
       }
     }
     if (r == null && stopped && pump.drained() && !pump.hasQueued()) {
-      finish(stdinLines);
+      finish(streamLines);
       return null;
     }
     if (r != null) {
-      stdinLines++;
+      streamLines++;
     }
     return r;
   }
 
   private void open(LineSplit split) throws IOException {
     current = split;
-    if (split.isStdin()) {
+    if (run != null) {
+      LinesRead.opened(run, split.index, split.lines);
+    }
+    if (LineFileSource.isStream(split.path)) {
       if (split.offset != 0 || split.lines != 0) {
-        throw new IOException("stdin cannot be re-read: a run that reads stdin cannot be restored");
+        throw new IOException(split.name + " cannot be re-read (a stream: stdin or a pipe): a run that reads a"
+            + " stream cannot be restored");
       }
-      stdinLines = 0;
-      pump = new StdinPump(System.in, hook, this::signal);
+      streamLines = 0;
+      pump = new StreamPump(split.path, hook, this::signal);
       pump.start();
       return;
     }
@@ -160,6 +173,9 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
 
   private void finish(long count) throws IOException {
     hook.end(count);
+    if (run != null) {
+      LinesRead.reached(run, current.index, count);
+    }
     current = null;
     lines = null;
     if (pump != null) {
@@ -181,7 +197,7 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
   public List<LineSplit> snapshotState(long checkpointId) {
     List<LineSplit> state = new ArrayList<>();
     if (current != null) {
-      long n = pump != null ? stdinLines : lines.lines();
+      long n = pump != null ? streamLines : lines.lines();
       state.add(pump != null ? current.at(0, n) : current.at(lines.offset(), n));
       hook.snapshot(checkpointId, n);
     }

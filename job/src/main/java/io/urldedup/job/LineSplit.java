@@ -8,8 +8,8 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * of the file (a whole-file split, and every split checkpointed before ranges existed). A range
  * other than the first starts right after a line end ({@link LineRanges}). {@code lines} counts
  * the records of the file before {@code offset}, so origins ({@code name:line}) stay right after a
- * restore and in every range. {@code path} {@code -} is stdin, which cannot be re-read: its split
- * is only ever read from the start.
+ * restore and in every range. A stream ({@link LineFileSource#isStream}: stdin {@code -}, a
+ * named pipe) cannot be re-read: its split is only ever read from the start.
  */
 public final class LineSplit implements SourceSplit {
 
@@ -36,10 +36,6 @@ public final class LineSplit implements SourceSplit {
     this.lines = lines;
     this.end = end;
     this.index = index;
-  }
-
-  boolean isStdin() {
-    return STDIN.equals(path);
   }
 
   LineSplit at(long newOffset, long newLines) {

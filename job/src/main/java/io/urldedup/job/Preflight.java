@@ -6,6 +6,7 @@ import io.urldedup.state.PageStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -25,11 +26,20 @@ final class Preflight {
 
   private Preflight() {}
 
-  /** {@code --input}, {@code --output}, {@code --dlq}: readable file, writable non-directory paths, all distinct. */
+  /**
+   * {@code --input}, {@code --output}, {@code --dlq}: readable file, writable non-directory paths,
+   * no two of them the same file. "The same" is by identity (device and inode), not by path: a
+   * hard link, a symlink or {@code /dev/stdin} names the file it points at, and {@code -} is the
+   * file behind fd 0 (input) or fd 1 (output), so {@code --input - --output f < f} is refused as
+   * {@code --input f --output f} is. Two outputs that are both {@code -} share one stream ({@link
+   * LineSink}): not a conflict.
+   */
   static void files(JobConfig c) {
     boolean stdin = LineSplit.STDIN.equals(c.input);
-    Path input = null;
-    if (!stdin) {
+    Place input;
+    if (stdin) {
+      input = Place.ofFd(0);
+    } else {
       Path in = Path.of(c.input);
       if (Files.isDirectory(in)) {
         throw new ConfigException("--input " + c.input + " is a directory; accepted: a readable file or - (stdin)");
@@ -37,28 +47,33 @@ final class Preflight {
       if (!Files.isReadable(in)) {
         throw new ConfigException("--input: cannot read " + c.input + "; accepted: a readable file or - (stdin)");
       }
-      input = real(in);
+      input = Place.of(in);
     }
-    Path output = writable(JobConfig.OUTPUT, c.output);
-    Path dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null : writable(JobConfig.DLQ, c.dlq);
-    if (output != null && output.equals(input)) {
-      throw new ConfigException("--output " + c.output + " and --input " + c.input + " are the same file (" + input
+    Place output = writable(JobConfig.OUTPUT, c.output);
+    Place dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null : writable(JobConfig.DLQ, c.dlq);
+    String in = "--input " + c.input + (stdin ? " (stdin)" : "");
+    if (output.same(input)) {
+      throw new ConfigException("--output " + c.output + " and " + in + " are the same file (" + input
           + "): writing would truncate the input; accepted: another file, or - (stdout)");
     }
-    if (dlq != null && dlq.equals(input)) {
-      throw new ConfigException("--dlq " + c.dlq + " and --input " + c.input + " are the same file (" + input
+    if (dlq != null && dlq.same(input)) {
+      throw new ConfigException("--dlq " + c.dlq + " and " + in + " are the same file (" + input
           + "): writing would truncate the input; accepted: another file, - or none");
     }
-    if (dlq != null && dlq.equals(output)) {
+    boolean bothStdout = LineSplit.STDIN.equals(c.output) && LineSplit.STDIN.equals(c.dlq);
+    if (dlq != null && !bothStdout && dlq.same(output)) {
       throw new ConfigException("--dlq " + c.dlq + " and --output " + c.output + " are the same file (" + output
           + "): two writers would overwrite each other; accepted: another file, - or none");
     }
   }
 
-  /** The real path a sink would write, or null for '-'; refuses directories and missing parent directories. */
-  private static Path writable(Option<String> flag, String value) {
+  /**
+   * Where a sink would write ({@code -}: stdout); refuses directories and missing parent
+   * directories.
+   */
+  private static Place writable(Option<String> flag, String value) {
     if (LineSplit.STDIN.equals(value)) {
-      return null;
+      return Place.ofFd(1);
     }
     Path p = Path.of(value).toAbsolutePath().normalize();
     if (Files.isDirectory(p)) {
@@ -73,7 +88,7 @@ final class Preflight {
     if (Files.exists(p) ? !Files.isWritable(p) : !Files.isWritable(parent)) {
       throw new ConfigException(flag.flag() + " " + value + " is not writable; accepted: a writable file path, or -");
     }
-    return Files.exists(p) ? real(p) : real(parent).resolve(p.getFileName());
+    return Files.exists(p) ? Place.of(p) : new Place(real(parent).resolve(p.getFileName()), null);
   }
 
   private static Path real(Path p) {
@@ -81,6 +96,49 @@ final class Preflight {
       return p.toRealPath();
     } catch (IOException e) {
       return p.toAbsolutePath().normalize();
+    }
+  }
+
+  /**
+   * A file as the checks compare it: its real path (null for a stream that has none, such as a
+   * pipe) and, for an existing regular file, its {@link BasicFileAttributes#fileKey} (device and
+   * inode on Linux), which every hard link and symlink to it shares.
+   */
+  private record Place(Path path, Object regularFileKey) {
+
+    static Place of(Path p) {
+      Path real = real(p);
+      try {
+        BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+        return new Place(real, a.isRegularFile() ? a.fileKey() : null);
+      } catch (IOException e) {
+        return new Place(real, null);
+      }
+    }
+
+    /** The file behind a standard stream: /proc/self/fd/N leads to it (a pipe has no path). */
+    static Place ofFd(int fd) {
+      Place p = of(Path.of("/proc/self/fd/" + fd));
+      return p.regularFileKey == null ? new Place(null, null) : p;
+    }
+
+    /**
+     * Two regular files: the same inode. Anything else (a file not there yet, a device): the same
+     * path, as before identities were compared.
+     */
+    boolean same(Place o) {
+      if (o == null) {
+        return false;
+      }
+      if (regularFileKey != null && o.regularFileKey != null) {
+        return regularFileKey.equals(o.regularFileKey);
+      }
+      return path != null && path.equals(o.path);
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(path);
     }
   }
 

@@ -360,16 +360,27 @@ final class StateCommands {
     return env;
   }
 
-  /** {path, name}: stdin is spooled to a file (the source reads files). */
+  /**
+   * {path, name}: a stream (stdin, a named pipe: {@link LineFileSource#isStream}) is spooled to a
+   * file, since a batch job's source must be bounded and may be read again on a restart.
+   */
   private static String[] readableInput(JobConfig c) throws IOException {
     if (c.input == null) {
       throw new ConfigException("--input FILE|- is required: the URLs to record as seen");
     }
-    if ("-".equals(c.input)) {
+    if (LineFileSource.isStream(c.input)) {
+      boolean stdin = "-".equals(c.input);
       java.nio.file.Path spool = Files.createTempFile("urldedup-stdin", ".txt");
       spool.toFile().deleteOnExit();
-      Files.copy(System.in, spool, StandardCopyOption.REPLACE_EXISTING);
-      return new String[] {spool.toString(), "stdin"};
+      InputStream in = stdin ? System.in : Files.newInputStream(java.nio.file.Path.of(c.input));
+      try {
+        Files.copy(in, spool, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        if (!stdin) {
+          in.close();
+        }
+      }
+      return new String[] {spool.toString(), stdin ? "stdin" : c.input};
     }
     return new String[] {c.input, c.input};
   }

@@ -333,10 +333,11 @@ public final class UrlDedupJob {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
         : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
     boolean stdin = LineSplit.STDIN.equals(c.input);
+    // stdin, a named pipe, <(cmd): read as a stream (no spool, no seek), each line as it arrives
+    boolean stream = LineFileSource.isStream(c.input);
     if (fromMain) {
       StopSignals.install();
     }
-    // stdin is read as a stream (no spool): each line goes through as it arrives
     LineFileSource file = new LineFileSource(c.input, stdin ? "stdin" : c.input);
     String sourceName = stdin ? "stdin" : "file source";
     // aged, --time event: the JSON field ts is the event time (bad or missing: dead letter bad_timestamp)
@@ -347,10 +348,10 @@ public final class UrlDedupJob {
     DataStream<RawRecord> source = (state == null
         ? env.fromSource(file, watermarks, sourceName)
         : env.fromSource(state.hold(file), watermarks, sourceName, file.getProducedType()))
-        // a file is read as byte ranges, one reader each (LineFileSource); stdin has one reader, and
+        // a file is read as byte ranges, one reader each (LineFileSource); a stream has one reader, and
         // so has a run that ends in a savepoint (--state): its source holds at the end of one input;
-        // and so has event time: records in file order, as their timestamps are meant to be read
-        .setParallelism(stdin || state != null || eventTime ? 1 : env.getParallelism())
+        // and so have the filters that need the input in its order (inOrder)
+        .setParallelism(stream || state != null || inOrder(c) ? 1 : env.getParallelism())
         .uid(state == null ? "file-source" : state.sourceUid());
     LineSink<UrlRecord> out = new LineSink<>("--output", c.output, r -> r.value);
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
@@ -364,13 +365,29 @@ public final class UrlDedupJob {
     JobExecutionResult result = state == null ? env.execute(c.jobName) : state.execute(env, c.jobName, err);
     RunSummary summary = RunSummary.of(result.getAllAccumulatorResults());
     err.print(summary.render(dlq == null));
+    List<long[]> linesRead = file.linesRead();
     String signal = StopSignals.received();
     if (signal != null) {
-      err.println("urldedup: the input was ended by " + signal + " after " + summary.in() + " lines"
-          + (stdin ? "" : " (not the whole file)"));
-      // stdin: the normal way to end an unbounded stream; a file cut short is not a success
-      return stdin ? 0 : StopSignals.exitCode();
+      err.println("urldedup: the input was ended by " + signal + " " + LinesRead.describe(linesRead, summary.in())
+          + (stream ? "" : " (not the whole file)"));
+      // a stream: the normal way to end an unbounded one; a file cut short is not a success
+      return stream ? 0 : StopSignals.exitCode();
     }
     return 0;
+  }
+
+  /**
+   * The filter's decisions depend on the order of the URLs, so a file must reach it in file order
+   * (one reader), whatever the parallelism: stable (which cells an insert decrements, and so what
+   * is forgotten when) and aged (which generation a URL falls into: a count window counts URLs in
+   * order; event time reads timestamps in file order). Per shard that order survives the keyed
+   * exchange, so any parallelism decides as parallelism 1 does. The scalable filter's decisions
+   * do not: each distinct URL is emitted once whichever occurrence comes first, its slices grow at
+   * counts of distinct URLs, and its false-positive bound holds for any order; only which
+   * occurrence is emitted and which URLs are the (rare) false positives vary, so it keeps parallel
+   * byte ranges.
+   */
+  static boolean inOrder(JobConfig c) {
+    return c.filter != FilterSpec.Kind.SCALABLE;
   }
 }

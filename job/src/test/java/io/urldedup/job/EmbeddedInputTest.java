@@ -2,6 +2,7 @@ package io.urldedup.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -107,8 +108,30 @@ class EmbeddedInputTest {
     assertEquals(1, dead.size());
     String[] f = dead.get(0).split("\t", -1);
     assertEquals("too_long", f[0]);
+    assertEquals("URL is more than 1048576 bytes (--max-url-bytes 8192)", f[1], "not the length of the cut");
     assertEquals(in + ":2", f[2]);
     assertEquals(LineReader.MAX_LINE_BYTES + 1, f[3].length());
+  }
+
+  /**
+   * {@code iconv -t UTF-16}: every line is a dead letter, and their details say the file looks like
+   * UTF-16 (the last "line" is the lone NUL after the last line end: one byte, no hint).
+   */
+  @Test
+  @Timeout(120)
+  void aUtf16FileSaysItLooksLikeUtf16() throws Exception {
+    Path in = Files.write(dir.resolve("u16.txt"), LineReaderTest.concat(new byte[] {(byte) 0xFF, (byte) 0xFE},
+        "http://a.com/1\nhttp://a.com/2\n".getBytes(StandardCharsets.UTF_16LE)));
+    Path dlq = dir.resolve("dlq.tsv");
+    Run r = run("--input", in.toString(), "--output", dir.resolve("out.txt").toString(), "--dlq", dlq.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("urldedup: in=3 emitted=0 duplicates=0 invalid=3 forced=0\n"), r.err());
+    List<String> dead = Files.readAllLines(dlq);
+    assertEquals(3, dead.size());
+    for (String d : dead.subList(0, 2)) {
+      assertTrue(d.split("\t")[1].endsWith("; looks like UTF-16: urldedup reads UTF-8 (convert it: iconv -f UTF-16"
+          + " -t UTF-8)"), d);
+    }
   }
 
   /** {@code --output /dev/full}: the run fails and says why (not "TaskExecutor is shutting down"). */

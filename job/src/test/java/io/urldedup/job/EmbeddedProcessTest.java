@@ -170,6 +170,79 @@ class EmbeddedProcessTest {
     assertTrue(err.contains("urldedup: the input was ended by SIGINT after 2 lines\n"), err);
   }
 
+  /**
+   * SIGTERM while a file is read as two byte ranges at once (the scalable filter at --parallelism
+   * 2, a file over 2 x {@link LineFileSource#MIN_RANGE_BYTES}): the lines read are a prefix of each
+   * range, not the first N, and the message says which (before: {@code after N lines}). They are
+   * exactly the lines whose URLs were emitted (one distinct URL per line, holding its line number;
+   * {@code --fpr 1e-9}). The test stops reading stdout before the signal, so the job is held by
+   * backpressure in the middle of both ranges however fast the machine.
+   */
+  @Test
+  @Timeout(600)
+  void sigtermDuringParallelRangesSaysWhichLinesWereRead() throws Exception {
+    int n = 110_000;
+    Path in = dir.resolve("big.txt");
+    String pad = "x".repeat(300);
+    try (java.io.BufferedWriter w = Files.newBufferedWriter(in, StandardCharsets.US_ASCII)) {
+      for (int i = 1; i <= n; i++) {
+        w.write("http://h" + (i % 53) + ".example/" + i + "?pad=" + pad + "\n");
+      }
+    }
+    assertTrue(Files.size(in) > 2 * LineFileSource.MIN_RANGE_BYTES);
+    List<String> cmd = new ArrayList<>(main(dir));
+    cmd.addAll(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "2", "--fpr", "1e-9",
+        "--input", in.toString(), "--output", "-"));
+    Process p = new ProcessBuilder(cmd)
+        .redirectError(dir.resolve("stderr.txt").toFile()).start();
+    java.util.Set<Integer> emitted = new java.util.HashSet<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String first = r.readLine();
+      assertNotNull(first, stderr());
+      emitted.add(lineOf(first));
+      Thread.sleep(3000); // stdout not read: its pipe fills and the job waits, both ranges begun
+      // SIGTERM by kill: Process.destroy would also close the stream read below
+      Process kill = new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).inheritIO().start();
+      assertEquals(0, kill.waitFor());
+      for (String l; (l = r.readLine()) != null; ) {
+        emitted.add(lineOf(l));
+      }
+      assertTrue(p.waitFor(120, TimeUnit.SECONDS), "no exit 120 s after SIGTERM");
+    } finally {
+      p.destroyForcibly();
+    }
+    String err = stderr();
+    assertEquals(143, p.exitValue(), err);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("urldedup: the input was ended by SIGTERM after"
+        + " (\\d+) lines, read as parallel byte ranges: lines (\\d+)-(\\d+), (\\d+)-(\\d+) \\(not the whole file\\)\n")
+        .matcher(err);
+    assertTrue(m.find(), err);
+    System.out.print("SIGTERM during parallel ranges: " + m.group());
+    long read = Long.parseLong(m.group(1));
+    int a1 = Integer.parseInt(m.group(2));
+    int b1 = Integer.parseInt(m.group(3));
+    int a2 = Integer.parseInt(m.group(4));
+    int b2 = Integer.parseInt(m.group(5));
+    assertEquals(1, a1, err);
+    assertTrue(b1 < a2 - 1 && b2 < n, "both ranges cut short: " + err);
+    assertEquals(read, (b1 - a1 + 1) + (b2 - a2 + 1), err);
+    assertTrue(err.contains("urldedup: in=" + read + " emitted=" + read + " duplicates=0 invalid=0"), err);
+    java.util.Set<Integer> expected = new java.util.HashSet<>();
+    for (int i = a1; i <= b1; i++) {
+      expected.add(i);
+    }
+    for (int i = a2; i <= b2; i++) {
+      expected.add(i);
+    }
+    assertEquals(expected, emitted, "the lines emitted are the lines the message names");
+  }
+
+  /** The line number in {@code http://hK.example/LINE?pad=...}. */
+  static int lineOf(String url) {
+    int s = url.indexOf('/', "http://".length()) + 1;
+    return Integer.parseInt(url.substring(s, url.indexOf('?', s)));
+  }
+
   Path urls(int n) throws IOException {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < n; i++) {

@@ -270,7 +270,7 @@ class LineSourceReaderTest {
   @Test
   @Timeout(60)
   void aStopWithAFullQueueLosesNoLineThatWasRead() throws Exception {
-    byte[] input = manyLines(3 * StdinPump.QUEUE_BYTES / 2);
+    byte[] input = manyLines(3 * StreamPump.QUEUE_BYTES / 2);
     long[] bytesRead = {0};
     InputStream counted = new java.io.FilterInputStream(new java.io.ByteArrayInputStream(input)) {
       @Override

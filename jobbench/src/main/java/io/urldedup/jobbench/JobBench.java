@@ -151,6 +151,8 @@ public final class JobBench {
         .fromSource(new LineFileSource(input, input, new NumberedLines()),
             WatermarkStrategy.noWatermarks(), "lines")
         // at parallelism P the file is read as P byte ranges (LineFileSource), as the job reads it
+        // for the scalable filter (the job reads stable and aged with one reader, in file order:
+        // UrlDedupJob.inOrder; a stable run here at P > 1 measures reading, not the job's decisions)
         .uid("lines").setParallelism(parallelism);
     TruthSink sink = new TruthSink(truthBits);
     switch (job) {

@@ -47,6 +47,7 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
   private transient LongCounter invalidAcc;
   private transient LongCounter[] invalidByAcc;
   private transient boolean failureLogged;
+  private transient boolean utf16Logged;
   private transient JsonTimestamp timestamps;
 
   public DecodeFunction(DecodeConfig config) {
@@ -96,7 +97,18 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
     try {
       decoded = decoder.decode(in);
     } catch (UrlRejectedException e) {
-      reject(in, e.reason(), e.detail(), ctx);
+      String detail = e.detail();
+      if (Utf16Hint.looksLikeUtf16(in.value)) {
+        detail += Utf16Hint.HINT;
+        if (!utf16Logged) {
+          // a UTF-16 file rejects every line: say why once where a user sees it (the CLI's stderr)
+          utf16Logged = true;
+          LOG.warn("Record {} looks like UTF-16 text (a byte order mark, or NUL bytes in every other byte);"
+              + " urldedup reads UTF-8, so such records are dead letters: convert the input (iconv -f UTF-16"
+              + " -t UTF-8). Later ones are only marked in their dead-letter detail.", in.origin);
+        }
+      }
+      reject(in, e.reason(), detail, ctx);
       return;
     } catch (RuntimeException e) {
       // a bug, not bad input: keep the record (dead letter) and the job alive; log it once

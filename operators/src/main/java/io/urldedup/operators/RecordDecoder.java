@@ -35,6 +35,13 @@ public final class RecordDecoder {
   /** Hard limit on a JSON value (Kafka's default {@code max.message.bytes} is about 1 MB). */
   public static final int MAX_JSON_BYTES = 1 << 20;
 
+  /**
+   * What a line reader keeps of a longer line (the embedded mode's: {@code MAX_JSON_BYTES + 1}, so
+   * every decoder rejects it): the true length of a value this long is not known here, only that
+   * it is more than {@link #MAX_JSON_BYTES}, and its {@code too_long} detail says so.
+   */
+  public static final int CUT_BYTES = MAX_JSON_BYTES + 1;
+
   private final DecodeConfig config;
   private final int maxUrlBytes;
   private final int shards;
@@ -85,7 +92,7 @@ public final class RecordDecoder {
     }
     int len = e - s;
     if (len > maxUrlBytes) {
-      throw tooLong("URL", len);
+      throw v.length == CUT_BYTES ? cut("URL") : tooLong("URL", len);
     }
     int bad = utf8.firstMalformed(v, s, len);
     if (bad >= 0) {
@@ -111,8 +118,8 @@ public final class RecordDecoder {
       throw new UrlRejectedException(RejectReason.EMPTY, "empty value");
     }
     if (v.length > MAX_JSON_BYTES) {
-      throw new UrlRejectedException(RejectReason.TOO_LONG,
-          "JSON value is " + v.length + " bytes (limit " + MAX_JSON_BYTES + ")");
+      throw new UrlRejectedException(RejectReason.TOO_LONG, "JSON value is "
+          + (v.length == CUT_BYTES ? "more than " + MAX_JSON_BYTES : v.length) + " bytes (limit " + MAX_JSON_BYTES + ")");
     }
     int bad = utf8.firstMalformed(v, 0, v.length);
     if (bad >= 0) {
@@ -265,6 +272,12 @@ public final class RecordDecoder {
   private UrlRejectedException tooLong(String what, int bytes) {
     return new UrlRejectedException(RejectReason.TOO_LONG,
         what + " is " + bytes + " bytes (--max-url-bytes " + maxUrlBytes + ")");
+  }
+
+  /** A value of {@link #CUT_BYTES}: maybe the start of a longer line, whose length is unknown here. */
+  private UrlRejectedException cut(String what) {
+    return new UrlRejectedException(RejectReason.TOO_LONG,
+        what + " is more than " + MAX_JSON_BYTES + " bytes (--max-url-bytes " + maxUrlBytes + ")");
   }
 
   private static boolean isSpace(byte b) {

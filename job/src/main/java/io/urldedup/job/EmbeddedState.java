@@ -182,12 +182,7 @@ final class EmbeddedState implements AutoCloseable {
         try {
           savepoint = stopWithSavepoint(client, result);
         } catch (Exception e) {
-          // a job that fails as its input ends (a refused restore fails it in its first seconds,
-          // while a short input is already read) takes its cluster down under the stop: its
-          // failure is the error, not "MiniCluster is not yet running or has already been shut down"
-          try {
-            result.get(JOB_END_SECONDS, TimeUnit.SECONDS);
-          } catch (java.util.concurrent.TimeoutException stillRunning) {
+          if (!result.isCompletedExceptionally()) {
             err.println(notSaved());
           }
           throw e;
@@ -204,21 +199,50 @@ final class EmbeddedState implements AutoCloseable {
   }
 
   /**
-   * A short input can end before every task is running (a RocksDB restore takes a while); a
-   * savepoint then fails with "not all required tasks are currently running": try again.
+   * Stops the job with a savepoint into DIR. A short input can end before every task is running (a
+   * RocksDB restore takes a while); the stop then fails with "not being executed at the moment":
+   * try again. A job that fails meanwhile (a refused restore fails it in its first seconds, while a
+   * short input is already read) takes its MiniCluster down under the stop, whose answer may then
+   * never come (a MiniCluster's RPC has no timeout): the job's failure is thrown instead.
    */
   private String stopWithSavepoint(JobClient client, CompletableFuture<JobExecutionResult> result) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_SAVEPOINT_SECONDS);
+    long retryUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_SAVEPOINT_SECONDS);
     while (true) {
+      CompletableFuture<String> stop;
       try {
-        return client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
-      } catch (ExecutionException e) {
-        if (result.isDone() || System.nanoTime() > deadline
-            || !String.valueOf(e.getCause()).contains("not being executed at the moment")) {
-          throw e;
-        }
-        Thread.sleep(200);
+        stop = client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL);
+      } catch (RuntimeException clusterGone) {
+        // "MiniCluster is not yet running or has already been shut down"
+        stop = CompletableFuture.failedFuture(clusterGone);
       }
+      try {
+        CompletableFuture.anyOf(stop, result).get();
+      } catch (ExecutionException oneFailed) {
+        // which one: below
+      }
+      if (stop.isDone() && !stop.isCompletedExceptionally()
+          || result.isDone() && !result.isCompletedExceptionally()) {
+        return stop.get(); // saved; or the job finished by this stop, whose answer is on its way
+      }
+      if (!result.isDone() && tasksNotYetRunning(stop) && System.nanoTime() < retryUntil) {
+        Thread.sleep(200);
+        continue;
+      }
+      try {
+        result.get(JOB_END_SECONDS, TimeUnit.SECONDS); // throws the job's failure, if it failed
+      } catch (java.util.concurrent.TimeoutException stillRunning) {
+        // the stop failed on its own
+      }
+      return stop.get();
+    }
+  }
+
+  private static boolean tasksNotYetRunning(CompletableFuture<String> stop) {
+    try {
+      stop.join();
+      return false;
+    } catch (java.util.concurrent.CompletionException e) {
+      return String.valueOf(e.getCause()).contains("not being executed at the moment");
     }
   }
 

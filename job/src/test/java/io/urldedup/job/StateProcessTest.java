@@ -26,10 +26,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code run --state} and {@code bootstrap} as processes ({@code ./urldedup}): one writer per state
- * directory at a time (a second is refused naming the first, a lock left by a {@code kill -9}ed
- * run is taken over), a refused restore and a second Ctrl-C as the user sees them, and nothing left
- * in {@code java.io.tmpdir} after any of these exits.
+ * {@code run --state} and {@code bootstrap} as processes ({@code ./urldedup}): state far over
+ * Flink's in-memory limit saved and restored, one writer per state directory at a time (a second
+ * is refused naming the first, a lock left by a {@code kill -9}ed run is taken over), a refused
+ * restore and a second Ctrl-C as the user sees them, and nothing left in {@code java.io.tmpdir}
+ * after any of these exits.
  */
 class StateProcessTest {
 

@@ -203,23 +203,25 @@ class StateProcessTest {
   void aSecondCtrlCSaysTheStateWasNotSaved() throws Exception {
     Path state = dir.resolve("state");
     Path tmp = dir.resolve("tmp");
-    // 20,000 URLs in a 128 MiB stable filter: a savepoint of tens of MiB, seconds to write, so
-    // that the second signal comes while it is written
-    int n = 20_000;
+    // 60,000 URLs in a 256 MiB stable filter on RocksDB: a savepoint of about 160 MB, seconds to
+    // write, so that the second signal comes while it is written
+    int n = 60_000;
     Process p = start(tmp, true, true, "run", "--input", "-", "--output", "-", "--state", state.toString(),
-        "--filter", "stable", "--memory", "128m");
+        "--filter", "stable", "--memory", "256m", "--state-backend", "rocksdb");
     try (OutputStream stdin = p.getOutputStream();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      StringBuilder b = new StringBuilder();
-      for (int i = 0; i < n; i++) {
-        b.append("https://h").append(i % 97).append(".example/p/").append(i).append('\n');
-      }
-      stdin.write(b.toString().getBytes(StandardCharsets.US_ASCII));
+      stdin.write(Files.readAllBytes(urls("in.txt", "p", n)));
       stdin.flush();
       for (int i = 0; i < n; i++) {
         assertTrue(out.readLine() != null, "output ended after " + i + " lines: " + stderr(p));
       }
       LauncherJvm.kill(p, "INT");
+      // two signals sent at once are one to the process (a pending signal is not queued twice)
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!stderr(p).contains("urldedup: SIGINT: ending the input")) {
+        assertTrue(System.nanoTime() < deadline, "the first SIGINT was not handled: " + stderr(p));
+        Thread.sleep(10);
+      }
       LauncherJvm.kill(p, "INT");
       assertTrue(p.waitFor(120, TimeUnit.SECONDS), "no exit 120 s after the second SIGINT");
     } finally {

@@ -35,22 +35,31 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * reads its input from the start. Only the dedup operator's state (checked to be present) is
  * restored.
  */
-final class EmbeddedState {
+final class EmbeddedState implements AutoCloseable {
 
   /** How long Ctrl-C waits for the savepoint before the process exits without it. */
   private static final long SHUTDOWN_SAVEPOINT_SECONDS = 120;
 
+  /** How long a failed stop waits for the job's own result, which names why it failed. */
+  private static final long JOB_END_SECONDS = 30;
+
   private final Path dir;
   private final Optional<Path> restoreFrom;
+  private final StateDirLock lock;
   private final String token = UUID.randomUUID().toString();
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private volatile boolean saved;
 
-  private EmbeddedState(Path dir, Optional<Path> restoreFrom) {
+  private EmbeddedState(Path dir, Optional<Path> restoreFrom, StateDirLock lock) {
     this.dir = dir;
     this.restoreFrom = restoreFrom;
+    this.lock = lock;
   }
 
-  /** Checks DIR before anything starts: a directory that can be written, holding dedup state if any. */
+  /**
+   * Checks DIR before anything starts: a directory that can be written, that no other command is
+   * writing ({@link StateDirLock}, held until {@link #close}), holding dedup state if any.
+   */
   static EmbeddedState open(String dirFlag) {
     Path dir = localDir(dirFlag);
     try {
@@ -62,6 +71,20 @@ final class EmbeddedState {
     if (!Files.isWritable(dir)) {
       throw new ConfigException("--state: " + dirFlag + " is not writable; accepted: a writable directory");
     }
+    StateDirLock lock = StateDirLock.acquire(dir, "run");
+    try {
+      return new EmbeddedState(dir, savepointIn(dir, dirFlag), lock);
+    } catch (RuntimeException e) {
+      try {
+        lock.close();
+      } catch (IOException ignored) {
+        // released with the process
+      }
+      throw e;
+    }
+  }
+
+  private static Optional<Path> savepointIn(Path dir, String dirFlag) {
     Optional<Path> found;
     try {
       found = StateLocation.find(dir).map(p -> Path.of(p.toUri()));
@@ -76,7 +99,7 @@ final class EmbeddedState {
         throw new ConfigException("--state: " + found.get() + " is not a savepoint of this job: " + e.getMessage());
       }
     }
-    return new EmbeddedState(dir, found);
+    return found;
   }
 
   /**
@@ -105,6 +128,17 @@ final class EmbeddedState {
     return restoreFrom;
   }
 
+  /** Whether this run's savepoint is complete in DIR. */
+  boolean saved() {
+    return saved;
+  }
+
+  /** What a run that ends without its savepoint leaves: the next run over DIR emits this run's URLs again. */
+  String notSaved() {
+    return "urldedup: the state was not saved: " + dir + restoreFrom
+        .map(p -> " still holds the state before this run (" + p.getFileName() + ")").orElse(" holds no state");
+  }
+
   void configure(Configuration conf) {
     restoreFrom.ifPresent(p -> {
       conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString());
@@ -121,61 +155,100 @@ final class EmbeddedState {
     return new HoldAtEndSource<>(source, token);
   }
 
-  /** Runs the job to the end of its input, then stops it with a savepoint into DIR. */
-  JobExecutionResult execute(StreamExecutionEnvironment env, String jobName, PrintStream err) throws Exception {
+  /**
+   * Runs the job to the end of its input, then stops it with a savepoint into DIR. A JVM shutdown
+   * meanwhile (SIGHUP) saves first, before {@code cluster} goes.
+   */
+  JobExecutionResult execute(StreamExecutionEnvironment env, String jobName, LocalCluster cluster, PrintStream err)
+      throws Exception {
     JobClient client = env.executeAsync(jobName);
-    Thread hook = new Thread(() -> {
+    AutoCloseable onShutdown = cluster.beforeShutdown(() -> {
       if (stopping.compareAndSet(false, true)) {
         err.println("urldedup: interrupted: saving the state into " + dir + " ...");
         try {
           saved(client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL)
               .get(SHUTDOWN_SAVEPOINT_SECONDS, TimeUnit.SECONDS), err);
         } catch (Exception e) {
-          err.println("urldedup: error: no savepoint taken: " + e);
+          err.println("urldedup: error: " + UrlDedupJob.rootCause(e));
+          err.println(notSaved());
         }
       }
-    }, "urldedup-state-on-exit");
-    Runtime.getRuntime().addShutdownHook(hook);
+    });
     try {
       CompletableFuture<JobExecutionResult> result = client.getJobExecutionResult();
       CompletableFuture.anyOf(HoldAtEndSource.ended(token), result).get();
       if (!result.isDone() && stopping.compareAndSet(false, true)) {
-        saved(stopWithSavepoint(client, result), err);
+        String savepoint;
+        try {
+          savepoint = stopWithSavepoint(client, result);
+        } catch (Exception e) {
+          if (!result.isCompletedExceptionally()) {
+            err.println(notSaved());
+          }
+          throw e;
+        }
+        saved(savepoint, err);
       }
       return result.get();
     } catch (ExecutionException e) {
       throw e.getCause() instanceof Exception cause ? cause : e;
     } finally {
       HoldAtEndSource.forget(token);
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running: it saves the state
-      }
+      onShutdown.close();
     }
   }
 
   /**
-   * A short input can end before every task is running (a RocksDB restore takes a while); a
-   * savepoint then fails with "not all required tasks are currently running": try again.
+   * Stops the job with a savepoint into DIR. A short input can end before every task is running (a
+   * RocksDB restore takes a while); the stop then fails with "not being executed at the moment":
+   * try again. A job that fails meanwhile (a refused restore fails it in its first seconds, while a
+   * short input is already read) takes its MiniCluster down under the stop, whose answer may then
+   * never come (a MiniCluster's RPC has no timeout): the job's failure is thrown instead.
    */
   private String stopWithSavepoint(JobClient client, CompletableFuture<JobExecutionResult> result) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_SAVEPOINT_SECONDS);
+    long retryUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_SAVEPOINT_SECONDS);
     while (true) {
+      CompletableFuture<String> stop;
       try {
-        return client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
-      } catch (ExecutionException e) {
-        if (result.isDone() || System.nanoTime() > deadline
-            || !String.valueOf(e.getCause()).contains("not being executed at the moment")) {
-          throw e;
-        }
-        Thread.sleep(200);
+        stop = client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL);
+      } catch (RuntimeException clusterGone) {
+        // "MiniCluster is not yet running or has already been shut down"
+        stop = CompletableFuture.failedFuture(clusterGone);
       }
+      try {
+        CompletableFuture.anyOf(stop, result).get();
+      } catch (ExecutionException oneFailed) {
+        // which one: below
+      }
+      if (stop.isDone() && !stop.isCompletedExceptionally()
+          || result.isDone() && !result.isCompletedExceptionally()) {
+        return stop.get(); // saved; or the job finished by this stop, whose answer is on its way
+      }
+      if (!result.isDone() && tasksNotYetRunning(stop) && System.nanoTime() < retryUntil) {
+        Thread.sleep(200);
+        continue;
+      }
+      try {
+        result.get(JOB_END_SECONDS, TimeUnit.SECONDS); // throws the job's failure, if it failed
+      } catch (java.util.concurrent.TimeoutException stillRunning) {
+        // the stop failed on its own
+      }
+      return stop.get();
+    }
+  }
+
+  private static boolean tasksNotYetRunning(CompletableFuture<String> stop) {
+    try {
+      stop.join();
+      return false;
+    } catch (java.util.concurrent.CompletionException e) {
+      return String.valueOf(e.getCause()).contains("not being executed at the moment");
     }
   }
 
   /** Reports the new savepoint and removes the older ones (the new one is complete: it has its metadata). */
   private void saved(String savepoint, PrintStream err) {
+    saved = true;
     Path keep = Path.of(java.net.URI.create(savepoint.startsWith("file:") ? savepoint : "file:" + savepoint));
     try (Stream<Path> s = Files.list(dir)) {
       for (Path old : s.filter(p -> !p.equals(keep) && p.getFileName().toString().startsWith("savepoint-")).toList()) {
@@ -185,6 +258,12 @@ final class EmbeddedState {
       throw new UncheckedIOException(e);
     }
     err.println("urldedup: state saved to " + keep);
+  }
+
+  /** Releases DIR for the next command. */
+  @Override
+  public void close() throws IOException {
+    lock.close();
   }
 
   static void deleteTree(Path p) throws IOException {

@@ -261,7 +261,7 @@ public final class JobConfig {
       .help("hashmap: state on the heap; rocksdb: on local disk, incremental checkpoints.");
   public static final Option<String> CHECKPOINT_DIR = Option.nonEmpty("checkpoint-dir", "URI").in(RUNTIME)
       .help("Checkpoint storage, e.g. file:///var/urldedup/ckpt or s3://...; without it the"
-          + " JobManager's memory (not durable).");
+          + " cluster's setting (./urldedup: a private directory in $TMPDIR, removed at exit).");
   public static final Option<Duration> CHECKPOINT_INTERVAL = Option.duration("checkpoint-interval",
           Duration.ofMillis(10), Duration.ofDays(365), "at least 10ms, e.g. 500ms, 10s, 1min")
       .in(RUNTIME)
@@ -283,6 +283,10 @@ public final class JobConfig {
       .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
       .help("key=value lines with the same keys as the flags (no --); flags override the file. One file"
           + " can serve several commands: each reads the keys it takes and ignores the others.");
+  public static final Option<Boolean> VERBOSE = Option.toggle("verbose").in(RUNTIME)
+      .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
+      .help("Show Flink's and Kafka's warnings on stderr too, and an error's stack trace (by default:"
+          + " urldedup's own warnings, and an error as one line).");
 
   /** Every flag, in {@code --help} order. */
   public static final Option<String> STATE = Option.nonEmpty("state", "DIR").in(STATE_OPS)
@@ -301,7 +305,7 @@ public final class JobConfig {
       WINDOW, WINDOW_URLS, GENERATIONS, RATE, TIME, MAX_OUT_OF_ORDERNESS, SHARDS, HASH_SEED,
       FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, SORT_PARAMS, DROP_EMPTY_PARAMS, COLLAPSE_SLASHES,
       MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
-      PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, JOB_NAME, CONFIG,
+      PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, JOB_NAME, CONFIG, VERBOSE,
       STATE, JSON);
 
   /** Giving any of these selects Kafka mode. */

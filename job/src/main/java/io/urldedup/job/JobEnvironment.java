@@ -47,9 +47,6 @@ public final class JobEnvironment {
     if (c.mode == JobConfig.Mode.EMBEDDED) {
       // A local run fails fast instead of replaying into non-transactional file sinks.
       conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-      // RocksDB's path length limit: keep its working directory short.
-      conf.setString("state.backend.rocksdb.localdir",
-          Path.of(System.getProperty("java.io.tmpdir"), "urldedup-rocksdb").toString());
     }
     return conf;
   }

@@ -69,7 +69,7 @@ final class StateCommands {
    * decisions, written as a savepoint of the operator's uid into {@code --state DIR}. Invalid
    * lines are counted by reason as in {@code run}, and written to {@code --dlq} if given.
    */
-  static int bootstrap(JobConfig c, PrintStream err) throws Exception {
+  static int bootstrap(JobConfig c, LocalCluster cluster, PrintStream err) throws Exception {
     if (c.filter == FilterSpec.Kind.AGED && c.isSet(JobConfig.WINDOW)) {
       throw new ConfigException("--window: bootstrap cannot build a time window: a file holds no time at which"
           + " each URL was seen, and replaying processing time would put them all into the generation of the"
@@ -79,13 +79,20 @@ final class StateCommands {
     Preflight.files(c);
     UrlDedupJob.warnIfDefaultSeed(c, err);
     Path dir = stateDir(c);
+    mkdirs(dir);
+    try (StateDirLock lock = lock(dir)) {
+      return bootstrap(c, dir, cluster, err);
+    }
+  }
+
+  /** The bootstrap itself, holding the lock on a local DIR (see {@link StateDirLock}). */
+  private static int bootstrap(JobConfig c, Path dir, LocalCluster cluster, PrintStream err) throws Exception {
     if (find(dir) != null) {
       throw new ConfigException("--state: " + StateLocation.display(dir) + " already holds a savepoint; bootstrap"
           + " into a new directory (or remove it)");
     }
-    mkdirs(dir);
     String[] input = readableInput(c);
-    StreamExecutionEnvironment env = batchEnv(c, c.parallelism > 0 ? c.parallelism : 1);
+    StreamExecutionEnvironment env = batchEnv(c, cluster, c.parallelism > 0 ? c.parallelism : 1);
     Preflight.heap(c, env);
     SingleOutputStreamOperator<UrlRecord> decoded = env
         .fromSource(new LineFileSource(input[0], input[1]), WatermarkStrategy.noWatermarks(), "file source")
@@ -131,9 +138,9 @@ final class StateCommands {
 
   // ---------------------------------------------------------------- inspect
 
-  static int inspect(JobConfig c, PrintStream out) throws Exception {
+  static int inspect(JobConfig c, LocalCluster cluster, PrintStream out) throws Exception {
     StateLocation at = location(c);
-    StateReport report = new StateReport(at, at.bytesOnDisk(), FilterStateReader.shards(readerEnv(c, at), at));
+    StateReport report = new StateReport(at, at.bytesOnDisk(), FilterStateReader.shards(readerEnv(c, cluster, at), at));
     if (report.shards().isEmpty()) {
       out.println("state: " + at.display() + ": no filter shard in it (no URL was ever processed)");
       return 0;
@@ -150,7 +157,7 @@ final class StateCommands {
    * or the reject reason. {@code --input} is read as raw lines, as {@code run} reads it; all
    * lines are held until the answers come back (about 100 bytes per URL).
    */
-  static int probe(JobConfig c, List<String> urls, PrintStream out) throws Exception {
+  static int probe(JobConfig c, LocalCluster cluster, List<String> urls, PrintStream out) throws Exception {
     // the arguments' bytes as passed, as run would read them from a file (not the JVM's decoding)
     List<byte[]> lines = new ArrayList<>(ArgvBytes.of(urls));
     if (c.input != null) {
@@ -178,7 +185,7 @@ final class StateCommands {
         rejected[i] = e.reason().toString().toLowerCase(Locale.ROOT);
       }
     }
-    List<ProbeAnswer> answers = FilterStateReader.probe(readerEnv(c, at), at, queries.byShard());
+    List<ProbeAnswer> answers = FilterStateReader.probe(readerEnv(c, cluster, at), at, queries.byShard());
     checkMapping(answers, c.decodeConfig().urlMapping(), c.allowCanonicalizationChange);
     ProbeAnswer[] byIndex = new ProbeAnswer[n];
     for (ProbeAnswer a : answers) {
@@ -302,6 +309,12 @@ final class StateCommands {
     }
   }
 
+  /** The lock on a local directory; null on another file system (s3://), which has no file locks. */
+  private static StateDirLock lock(Path dir) {
+    return "file".equals(dir.toUri().getScheme())
+        ? StateDirLock.acquire(java.nio.file.Path.of(dir.toUri()), "bootstrap") : null;
+  }
+
   private static void mkdirs(Path dir) {
     try {
       FileSystem fs = dir.getFileSystem();
@@ -333,10 +346,10 @@ final class StateCommands {
    * otherwise: the reader's fixed cost (a MiniCluster, a job) is the cost for small states, and a
    * subtask more only pays off where there is state to share out.
    */
-  private static StreamExecutionEnvironment readerEnv(JobConfig c, StateLocation at) {
+  private static StreamExecutionEnvironment readerEnv(JobConfig c, LocalCluster cluster, StateLocation at) {
     int p = c.parallelism > 0 ? c.parallelism
         : (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), at.stateBytes() / READ_BYTES_PER_SUBTASK));
-    return batchEnv(c, p);
+    return batchEnv(c, cluster, p);
   }
 
   /**
@@ -350,12 +363,12 @@ final class StateCommands {
    * job hangs on the full handoff queue. Seen with bootstrap --parallelism 2 of 10^7 URLs; 10^6
    * happened to balance to the classic ranges.
    */
-  private static StreamExecutionEnvironment batchEnv(JobConfig c, int parallelism) {
+  private static StreamExecutionEnvironment batchEnv(JobConfig c, LocalCluster cluster, int parallelism) {
     Configuration conf = JobEnvironment.configuration(c);
     conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
     conf.set(JobManagerOptions.SCHEDULER, JobManagerOptions.SchedulerType.Default);
     conf.set(PipelineOptions.GENERIC_TYPES, true);
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    StreamExecutionEnvironment env = cluster.environment(c, conf);
     env.setParallelism(parallelism);
     return env;
   }

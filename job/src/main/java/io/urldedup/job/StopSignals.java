@@ -11,6 +11,7 @@ import sun.misc.Signal;
 final class StopSignals {
 
   private static volatile String received;
+  private static volatile Runnable onAbort = () -> { };
 
   private StopSignals() {}
 
@@ -20,10 +21,23 @@ final class StopSignals {
     }
   }
 
+  /**
+   * What the second signal does before the process halts (shutdown hooks do not run then): say
+   * what is lost, remove temporary files.
+   */
+  static void onAbort(Runnable action) {
+    onAbort = action;
+  }
+
   private static void handle(Signal s) {
     if (received != null) {
-      // the run did not end after the first: 128 + signal number, as a shell reports it
-      Runtime.getRuntime().halt(128 + s.getNumber());
+      System.err.println("urldedup: SIG" + s.getName() + " again: exiting at once");
+      try {
+        onAbort.run();
+      } finally {
+        // the run did not end after the first: 128 + signal number, as a shell reports it
+        Runtime.getRuntime().halt(128 + s.getNumber());
+      }
     }
     received = "SIG" + s.getName();
     System.err.println("urldedup: " + received + ": ending the input; processing what was read"

@@ -37,13 +37,17 @@ public final class UrlDedupJob {
 
   private UrlDedupJob() {}
 
+  /**
+   * Exit codes: 0, 1 (the job failed), 2 (a usage error, {@link ConfigException}), 130/143 (a
+   * file cut short by SIGINT/SIGTERM, {@link StopSignals}). An error is one line on stderr naming
+   * its cause; its stack trace only with {@code --verbose} ({@link CliLogging}).
+   */
   public static void main(String[] args) throws Exception {
     fromMain = true;
     int code;
     try {
       code = run(args, System.out, System.err);
-    } catch (JobExecutionException e) {
-      // the failing task's stack trace is already in the log; name the root cause
+    } catch (Exception e) {
       Throwable root = e;
       while (root.getCause() != null && root.getCause() != root) {
         root = root.getCause();
@@ -53,8 +57,12 @@ public final class UrlDedupJob {
         System.err.println("urldedup: error: " + root.getMessage());
         code = ConfigException.EXIT_CODE;
       } else {
-        System.err.println("urldedup: error: the job failed: " + rootCause(e));
+        System.err.println("urldedup: error: " + (e instanceof JobExecutionException ? "the job failed: " : "")
+            + rootCause(e));
         code = 1;
+      }
+      if (CliLogging.verbose()) {
+        e.printStackTrace();
       }
     }
     if (code != 0) {
@@ -118,27 +126,36 @@ public final class UrlDedupJob {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          return StateCommands.bootstrap(JobConfig.parse(Command.BOOTSTRAP, rest, System.getenv()), err);
+          JobConfig c = logging(JobConfig.parse(Command.BOOTSTRAP, rest, System.getenv()));
+          try (LocalCluster cluster = LocalCluster.open()) {
+            return StateCommands.bootstrap(c, cluster, err);
+          }
         }
         case "inspect" -> {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          return StateCommands.inspect(JobConfig.parse(Command.INSPECT, rest, System.getenv()), out);
+          JobConfig c = logging(JobConfig.parse(Command.INSPECT, rest, System.getenv()));
+          try (LocalCluster cluster = LocalCluster.open()) {
+            return StateCommands.inspect(c, cluster, out);
+          }
         }
         case "probe" -> {
           if (wantsHelp(rest, out)) {
             return 0;
           }
           List<List<String>> split = JobConfig.splitPositionals(rest);
-          return StateCommands.probe(JobConfig.parse(Command.PROBE, split.get(0).toArray(String[]::new),
-              System.getenv()), split.get(1), out);
+          JobConfig c = logging(JobConfig.parse(Command.PROBE, split.get(0).toArray(String[]::new),
+              System.getenv()));
+          try (LocalCluster cluster = LocalCluster.open()) {
+            return StateCommands.probe(c, cluster, split.get(1), out);
+          }
         }
         case "run" -> {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          return execute(JobConfig.parse(rest), err);
+          return execute(logging(JobConfig.parse(rest)), err);
         }
         default -> throw new ConfigException("unknown command '" + command
             + "'; accepted: run, plan, bootstrap, inspect, probe, version, help");
@@ -156,6 +173,11 @@ public final class UrlDedupJob {
       throw new ConfigException((a.startsWith("--") ? a.split("=", 2)[0] + " is not a flag of " + command + ": " : "")
           + command + " takes no flags or arguments (flags go with run, plan, bootstrap, inspect, probe: see --help)");
     }
+  }
+
+  private static JobConfig logging(JobConfig c) {
+    CliLogging.verbose(c.get(JobConfig.VERBOSE));
+    return c;
   }
 
   private static boolean wantsHelp(String[] args, PrintStream out) {
@@ -287,16 +309,27 @@ public final class UrlDedupJob {
     if (c.mode == JobConfig.Mode.EMBEDDED) {
       Preflight.files(c);
     }
+    // closed in reverse: the cluster and its files go before the state directory's lock
+    try (EmbeddedState state = c.mode == JobConfig.Mode.EMBEDDED && c.isSet(JobConfig.STATE)
+            ? EmbeddedState.open(c.get(JobConfig.STATE)) : null;
+        LocalCluster cluster = LocalCluster.open()) {
+      return execute(c, state, cluster, err);
+    }
+  }
+
+  private static int execute(JobConfig c, EmbeddedState state, LocalCluster cluster, PrintStream err)
+      throws Exception {
     Configuration conf = JobEnvironment.configuration(c);
-    EmbeddedState state = c.mode == JobConfig.Mode.EMBEDDED && c.isSet(JobConfig.STATE)
-        ? EmbeddedState.open(c.get(JobConfig.STATE)) : null;
     if (state != null) {
       state.configure(conf);
     }
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    StreamExecutionEnvironment env = cluster.environment(c, conf);
     Preflight.heap(c, env);
     warnIfDefaultSeed(c, err);
     if (c.mode == JobConfig.Mode.KAFKA) {
+      if (LocalCluster.runsHere(env)) {
+        BrokerCheck.require(c, BrokerCheck.TIMEOUT);
+      }
       if (c.parallelism > 0) {
         env.setParallelism(c.parallelism);
       }
@@ -313,7 +346,7 @@ public final class UrlDedupJob {
       env.execute(c.jobName);
       return 0;
     }
-    return embedded(c, env, state, err);
+    return embedded(c, env, state, cluster, err);
   }
 
   /**
@@ -328,14 +361,20 @@ public final class UrlDedupJob {
   }
 
   /** @param state null unless {@code --state} was given */
-  private static int embedded(JobConfig c, StreamExecutionEnvironment env, EmbeddedState state, PrintStream err)
-      throws Exception {
+  private static int embedded(JobConfig c, StreamExecutionEnvironment env, EmbeddedState state,
+      LocalCluster cluster, PrintStream err) throws Exception {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
         : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
     boolean stdin = LineSplit.STDIN.equals(c.input);
     // stdin, a named pipe, <(cmd): read as a stream (no spool, no seek), each line as it arrives
     boolean stream = LineFileSource.isStream(c.input);
     if (fromMain) {
+      StopSignals.onAbort(() -> {
+        if (state != null && !state.saved()) {
+          err.println(state.notSaved());
+        }
+        cluster.removeDirectory();
+      });
       StopSignals.install();
     }
     LineFileSource file = new LineFileSource(c.input, stdin ? "stdin" : c.input);
@@ -362,7 +401,7 @@ public final class UrlDedupJob {
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);
     }
-    JobExecutionResult result = state == null ? env.execute(c.jobName) : state.execute(env, c.jobName, err);
+    JobExecutionResult result = state == null ? env.execute(c.jobName) : state.execute(env, c.jobName, cluster, err);
     RunSummary summary = RunSummary.of(result.getAllAccumulatorResults());
     err.print(summary.render(dlq == null));
     List<long[]> linesRead = file.linesRead();

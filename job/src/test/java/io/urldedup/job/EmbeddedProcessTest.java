@@ -9,7 +9,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The embedded mode as a process ({@code UrlDedupJob.main}, as the launcher runs it, with the
  * launcher's logging): stdin from a real slow producer, Ctrl-C and SIGTERM, stdout that cannot be
- * written ({@code > /dev/full}, a reader that goes away as {@code | head -2} does).
+ * written ({@code > /dev/full}, a reader that goes away as {@code | head -2} does). After each of
+ * these exits the process's java.io.tmpdir is empty, and an error is its one line on stderr.
  *
  * <p>Timing: the producer waits for each URL to come out before it sends the next (at least
  * {@value #SPACING_MS} ms apart), so a source that read stdin to its end before emitting would
@@ -42,35 +43,31 @@ class EmbeddedProcessTest {
 
   @TempDir Path dir;
 
-  /** The job's main in a JVM of its own; {@code resetInt}: SIGINT not ignored (see below). */
-  ProcessBuilder job(boolean resetInt, String... flags) {
-    List<String> cmd = new ArrayList<>();
-    if (resetInt) {
-      // a process started in the background of a non-interactive shell (as this test JVM may
-      // be) inherits SIGINT ignored, and the JVM then cannot handle it; a terminal's Ctrl-C
-      // reaches a foreground process with SIGINT at its default, as here
-      cmd.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
+  /** The job's main in a JVM of its own; {@code resetInt}: SIGINT not ignored ({@link LauncherJvm#sigintDefault}). */
+  ProcessBuilder job(boolean resetInt, String... flags) throws IOException {
+    List<String> args = new ArrayList<>(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
+    args.addAll(List.of(flags));
+    List<String> cmd = LauncherJvm.command(tmp(), "512m", args);
+    return new ProcessBuilder(resetInt ? LauncherJvm.sigintDefault(cmd) : cmd)
+        .redirectError(dir.resolve("stderr.txt").toFile());
+  }
+
+  /** The process's java.io.tmpdir. */
+  Path tmp() {
+    return dir.resolve("tmp");
+  }
+
+  /** Every exit that runs code leaves nothing in java.io.tmpdir (Flink's RPC jar alone is 21 MB). */
+  @AfterEach
+  void nothingLeftInTmpdir() throws IOException {
+    if (Files.isDirectory(tmp())) {
+      assertEquals(List.of(), LauncherJvm.leftovers(tmp()), "left in java.io.tmpdir");
     }
-    cmd.addAll(main(dir));
-    cmd.addAll(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
-    cmd.addAll(List.of(flags));
-    return new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile());
   }
 
   /** {@code java ... UrlDedupJob}, as the launcher starts it (its opens, its logging), with {@code tmp} as java.io.tmpdir. */
-  static List<String> main(Path tmp) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
-        cmd.add(a);
-      }
-    }
-    cmd.addAll(List.of("-Xmx512m", "-Djava.io.tmpdir=" + tmp,
-        "-Dlog4j.configurationFile=" + Path.of("src/main/launcher/log4j2-cli.properties").toAbsolutePath(),
-        "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-        UrlDedupJob.class.getName()));
-    return cmd;
+  static List<String> main(Path tmp) throws IOException {
+    return LauncherJvm.command(tmp, "512m", List.of());
   }
 
   String stderr() throws IOException {
@@ -260,8 +257,8 @@ class EmbeddedProcessTest {
     assertTrue(p.waitFor(START_BOUND_S, TimeUnit.SECONDS));
     String err = stderr();
     assertEquals(1, p.exitValue(), err);
-    assertTrue(err.contains("urldedup: error: the job failed: --output -: write failed: No space left on device\n"),
-        err);
+    // the error alone: no failing task's warning and stack trace before it
+    assertEquals("urldedup: error: the job failed: --output -: write failed: No space left on device\n", err);
   }
 
   /** {@code --output - | head -2}: the reader leaves after two lines; the next write fails the run. */
@@ -277,6 +274,6 @@ class EmbeddedProcessTest {
     assertTrue(p.waitFor(START_BOUND_S, TimeUnit.SECONDS));
     String err = stderr();
     assertEquals(1, p.exitValue(), err);
-    assertTrue(err.contains("urldedup: error: the job failed: --output -: write failed: Broken pipe\n"), err);
+    assertEquals("urldedup: error: the job failed: --output -: write failed: Broken pipe\n", err);
   }
 }

@@ -78,7 +78,7 @@ class JobConfigTest {
         "--sort-params", "--drop-empty-params", "--collapse-slashes",
         "--max-url-bytes", "4096", "--parallelism", "3", "--state-backend", "rocksdb",
         "--checkpoint-dir", "/tmp/ckpt", "--checkpoint-interval", "30s", "--cache-memory", "16m",
-        "--job-name", "crawl-dedup", "--allow-canonicalization-change"));
+        "--job-name", "crawl-dedup", "--allow-canonicalization-change", "--verbose"));
     assertEquals(JobConfig.Mode.KAFKA, c.mode);
     assertEquals("localhost:9092", c.bootstrapServers);
     assertEquals(List.of("in"), c.inputTopics);
@@ -111,6 +111,7 @@ class JobConfigTest {
     assertEquals(Duration.ofSeconds(30), c.checkpointInterval);
     assertEquals(16L << 20, c.cacheMemoryBytes);
     assertEquals("crawl-dedup", c.jobName);
+    assertTrue(c.get(JobConfig.VERBOSE));
     FilterSpec s = c.perShardSpec();
     assertEquals((256L << 20) / 64, s.memoryBytes());
     assertEquals(3, s.cellBits());
@@ -130,7 +131,7 @@ class JobConfigTest {
         "key", "strip-params", "strip-www", "sort-params", "drop-empty-params", "collapse-slashes",
         "max-url-bytes", "allow-canonicalization-change", "parallelism",
         "state-backend",
-        "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name",
+        "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name", "verbose",
         "input", "output", "dlq", "config", "state", "json",
         "window", "window-urls", "generations", "rate", "time", "max-out-of-orderness")); // agedFlags
     assertEquals(covered, JobConfig.flagNames());
@@ -263,7 +264,7 @@ class JobConfigTest {
       assertFalse(m.contains("1234abcd"), m);
     }
     assertTrue(refused("inspect", "--state", s, "--output", "x").contains("inspect takes --parallelism, --config,"
-        + " --state, --json"));
+        + " --verbose, --state, --json"));
 
     // one config file for every command: each takes its keys, skips the others
     Path f = dir.resolve("job.conf");

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,6 +27,7 @@ import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.operators.collect.CollectResultIterator;
 
 /**
  * Where a command's jobs run when no cluster runs them ({@code ./urldedup}): a Flink MiniCluster
@@ -171,9 +173,14 @@ final class LocalCluster implements AutoCloseable {
   /**
    * Flink's local environment, except that its MiniClusters are the ones this class shuts down
    * (Flink's own executor closes a MiniCluster asynchronously when its job ends).
+   *
+   * <p>{@code executeAndCollect} (inspect, probe) registers its result iterator with the
+   * environment, whose own {@code executeAsync} hands it the job client; this one must do that too,
+   * or the iterator fails with "Job client must be configured before first use".
    */
   private final class Env extends LocalStreamEnvironment {
     private final Configuration conf;
+    private final List<CollectResultIterator<?>> collectIterators = new ArrayList<>();
 
     Env(Configuration conf) {
       super(conf);
@@ -181,12 +188,20 @@ final class LocalCluster implements AutoCloseable {
     }
 
     @Override
+    public void registerCollectIterator(CollectResultIterator<?> iterator) {
+      collectIterators.add(iterator);
+    }
+
+    @Override
     public JobClient executeAsync(StreamGraph streamGraph) throws Exception {
-      return LocalExecutor.createWithFactory(conf, config -> {
+      JobClient client = LocalExecutor.createWithFactory(conf, config -> {
         MiniCluster m = new MiniCluster(config);
         clusters.add(m);
         return m;
       }).execute(streamGraph, (Configuration) getConfiguration(), getUserClassloader()).get();
+      collectIterators.forEach(it -> it.setJobClient(client));
+      collectIterators.clear();
+      return client;
     }
   }
 }

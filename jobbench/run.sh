@@ -44,44 +44,8 @@ URLDEDUP_INCREMENTAL=${JOBBENCH_URLDEDUP_INCREMENTAL:-true}
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-if [[ "${JOBBENCH_SKIP_BUILD:-0}" != 1 || ! -f jobbench/target/classpath.txt ]]; then
-  echo "building (mvn -o package, tests skipped)..." >&2
-  mvn -B -ntp -q -o -pl jobbench -am package -DskipTests
-fi
-# a private copy of this worktree's jars: a rebuild during a long run must not change the code under it;
-# JOBBENCH_LIB=DIR (an earlier run's OUTDIR/lib) runs that code instead, for a before/after in one session
-LIB="$OUT/lib"
-IFS=: read -r -a DEPS < jobbench/target/classpath.txt || true  # the file has no final newline
-if [[ -n "${JOBBENCH_LIB:-}" ]]; then
-  LIB=$(cd "$JOBBENCH_LIB" && pwd)
-  CP="$LIB/urldedup-jobbench.jar"
-  for d in "${DEPS[@]}"; do
-    if [[ "$d" == "$ROOT"/* ]]; then CP="$CP:$LIB/$(basename "$d")"; else CP="$CP:$d"; fi
-  done
-else
-  rm -rf "$LIB" && mkdir -p "$LIB"
-  CP="$LIB/urldedup-jobbench.jar"
-  cp jobbench/target/urldedup-jobbench-0.1.0-SNAPSHOT.jar "$CP"
-  for d in "${DEPS[@]}"; do
-    if [[ "$d" == "$ROOT"/* ]]; then
-      cp "$d" "$LIB/" && CP="$CP:$LIB/$(basename "$d")"
-    else
-      CP="$CP:$d"
-    fi
-  done
-fi
-OPENS=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
-  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
-  --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
-  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED
-  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.math=ALL-UNNAMED
-  --add-opens=java.base/java.lang.invoke=ALL-UNNAMED --add-opens=java.base/java.util.regex=ALL-UNNAMED
-  --add-opens=java.base/java.security=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED
-  --add-opens=java.sql/java.sql=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED
-  --add-exports=java.management/sun.management=ALL-UNNAMED)
-JAVA=(java -Xms1g "-Xmx$XMX" -XX:+UseG1GC "${OPENS[@]}"
-  "-Dlog4j.configurationFile=$ROOT/jobbench/src/main/resources/log4j2-jobbench.properties" -cp "$CP")
+# shared with scale.sh: builds, copies the jars to $OUT/lib (or takes $JOBBENCH_LIB), sets JAVA
+source jobbench/java-env.sh
 
 # ---- input: generated once per (records, unique, seed) ----
 mkdir -p "$DATA"

@@ -28,17 +28,8 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.ExternalizedCheckpointRetention;
-import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateBackendOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
@@ -115,35 +106,15 @@ public final class JobBench {
     JobConfig config = JobConfig.parse(cfgArgs.toArray(new String[0]), System.getenv());
 
     Path ckpt = work.resolve("checkpoints");
-    Path rocks = work.resolve("rocksdb");
     Files.createDirectories(ckpt);
-    Files.createDirectories(rocks);
-    // the job's own configuration (object reuse, RocksDB options, ...): the defaults a user gets;
-    // then what a benchmark run needs on top
-    Configuration conf = JobEnvironment.configuration(config);
+    Files.createDirectories(work.resolve("rocksdb"));
+    boolean incremental = Boolean.parseBoolean(own.getOrDefault("incremental", "true"));
+    Configuration conf = BenchCluster.configuration(config, backend, incremental, interval, work, parallelism, managed);
     if (job == Job.EXACT || job == Job.IDENTITY) {
       // the peer a Flink user writes keeps RocksDB's defaults: the filter pages' options would make
       // it rewrite its large L1 (keys written once) at every checkpoint
       conf.removeConfig(RocksDBOptions.OPTIONS_FACTORY);
     }
-    conf.set(StateBackendOptions.STATE_BACKEND, backend);
-    boolean incremental = Boolean.parseBoolean(own.getOrDefault("incremental", "true"));
-    conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, incremental);
-    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
-    conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
-    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, ckpt.toUri().toString());
-    // keep the files after the run: their size on disk is reported next to the statistics
-    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
-        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
-    conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 1);
-    conf.setString("state.backend.rocksdb.localdir", rocks.toString());
-    conf.set(PipelineOptions.MAX_PARALLELISM, config.maxParallelism());
-    conf.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-    conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(managed));
-    conf.set(RestOptions.BIND_PORT, "0");
-    // every checkpoint's statistics, not the last 10
-    conf.setString("web.checkpoints.history", "10000");
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(parallelism);
@@ -401,7 +372,7 @@ public final class JobBench {
     return String.format(Locale.ROOT, "%.3f", nanos / 1e3 / Math.max(1, records));
   }
 
-  private static long du(Path dir) throws IOException {
+  static long du(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return 0;
     }
@@ -422,7 +393,7 @@ public final class JobBench {
     return total[0];
   }
 
-  private static long procStatus(String field) {
+  static long procStatus(String field) {
     try {
       for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
         if (l.startsWith(field + ":")) {

@@ -4,7 +4,7 @@ package io.urldedup.samples;
  * SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014):
  * the generator's only randomness, so a seed gives the same stream on every JVM.
  */
-final class SplitMix64 {
+public final class SplitMix64 {
   private long state;
 
   SplitMix64(long seed) {
@@ -32,7 +32,7 @@ final class SplitMix64 {
   }
 
   /** The SplitMix64 finalizer (a bijection on longs). */
-  static long mix(long z) {
+  public static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
     return z ^ (z >>> 31);

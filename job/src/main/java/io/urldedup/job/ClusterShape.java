@@ -102,9 +102,14 @@ record ClusterShape(double rate, long filterBytes, int materializeEvery, double 
           checkpointBytesMean / 1e6, intervalSeconds, LOG_BYTES_PER_INSERT * rate * intervalSeconds / 1e6,
           materializeEvery));
     }
-    b.append(String.format(Locale.ROOT, "  restore:          at most %.0f s (download the filter and up to %.0f MB of"
-        + " log at %.0f MB/s per TaskManager, replay up to %,.0f inserts at %,.0f/s per slot)%n", restoreSeconds,
-        logBytesMax / 1e6, DOWNLOAD_PER_TM / 1e6, logBytesMax / LOG_BYTES_PER_INSERT, REPLAY_PER_SLOT));
+    if (materializeEvery == 1) {
+      b.append(String.format(Locale.ROOT, "  restore:          about %.0f s (download the filter at %.0f MB/s per"
+          + " TaskManager)%n", restoreSeconds, DOWNLOAD_PER_TM / 1e6));
+    } else {
+      b.append(String.format(Locale.ROOT, "  restore:          at most %.0f s (download the filter and up to %.0f MB of"
+          + " log at %.0f MB/s per TaskManager, replay up to %,.0f inserts at %,.0f/s per slot)%n", restoreSeconds,
+          logBytesMax / 1e6, DOWNLOAD_PER_TM / 1e6, logBytesMax / LOG_BYTES_PER_INSERT, REPLAY_PER_SLOT));
+    }
     return b.toString();
   }
 

@@ -190,7 +190,8 @@ public final class JobConfig {
           "a positive number of new URLs per second, e.g. 500").in(FILTER)
       .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
       .help("aged, --window: expected new URLs per second in total; sizes the slices. A faster"
-          + " crawl advances generations early (the FPR holds, the window shrinks).");
+          + " crawl advances generations early (the FPR holds, the window shrinks). plan, any filter:"
+          + " the records/s to size the cluster for (slots, checkpoint MB/s, restore time).");
   public static final Option<TimeMode> TIME = Option.choice("time", TimeMode.class).in(FILTER)
       .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
       .describedDefault("event in Kafka mode, processing in embedded mode")
@@ -595,7 +596,7 @@ public final class JobConfig {
         throw new ConfigException("--window needs --rate URLS/s, the expected new URLs per second in total"
             + " (it sizes the filter; ./urldedup plan shows the result)");
       }
-      if (window == null && (isSet(RATE) || isSet(TIME) || isSet(MAX_OUT_OF_ORDERNESS))) {
+      if (window == null && (isSet(RATE) && command != Command.PLAN || isSet(TIME) || isSet(MAX_OUT_OF_ORDERNESS))) {
         throw new ConfigException("--rate, --time and --max-out-of-orderness apply to time windows (--window);"
             + " --window-urls counts new URLs");
       }
@@ -617,7 +618,8 @@ public final class JobConfig {
    */
   private void checkFilterFlags() {
     for (Option<?> o : OPTIONS) {
-      if (isSet(o) && !o.appliesTo(filter)) {
+      // plan sizes a cluster for --rate records/s with any filter (ClusterShape)
+      if (isSet(o) && !o.appliesTo(filter) && !(o == RATE && command == Command.PLAN)) {
         String kind = filter.name().toLowerCase(Locale.ROOT);
         List<String> own = new ArrayList<>();
         for (Option<?> k : OPTIONS) {

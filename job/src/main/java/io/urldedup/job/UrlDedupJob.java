@@ -5,6 +5,7 @@ import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.JsonTimestampAssigner;
 import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.operators.UrlRecord;
+import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterPlan;
 import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.FilterSpec;
@@ -224,6 +225,9 @@ public final class UrlDedupJob {
     doc.put("cachePagesPerSubtask", c.cachePages());
     doc.put("cacheBytesPerSubtask", c.cachePages() * 4096L);
     doc.put(kind, FilterPlan.facts(spec, c.shards));
+    if (c.rate > 0) {
+      doc.put("cluster", clusterShape(c).facts());
+    }
     try {
       return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
     } catch (JsonProcessingException e) {
@@ -273,7 +277,23 @@ public final class UrlDedupJob {
       b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
           .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
     }
+    if (c.rate > 0) {
+      b.append(clusterShape(c).render());
+    }
     return b.toString();
+  }
+
+  /** The cluster for {@code --rate} records/s; the filter at its planned size (scalable: its first slices). */
+  static ClusterShape clusterShape(JobConfig c) {
+    FilterSpec spec = c.perShardSpec();
+    long perShard = switch (spec.kind()) {
+      case STABLE -> spec.memoryBytes();
+      case SCALABLE -> FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0);
+      case AGED -> spec.agedGeometry().bytes();
+    };
+    double interval = (c.checkpointInterval != null ? c.checkpointInterval
+        : JobConfig.CHECKPOINT_INTERVAL.parse(JobConfig.DEFAULT_CHECKPOINT_INTERVAL)).toMillis() / 1000.0;
+    return ClusterShape.of(c.rate, perShard * c.shards, 1, interval, c.maxParallelism());
   }
 
   private static int ceilDiv(int a, int b) {

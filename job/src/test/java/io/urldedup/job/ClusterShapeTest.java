@@ -24,6 +24,20 @@ class ClusterShapeTest {
     assertTrue(capped.render().contains("raise --shards"), capped.render());
   }
 
+  /** plan takes --rate with any filter and prints the shape; run still refuses it for scalable. */
+  @Test
+  void planTakesRateWithAnyFilter() {
+    JobConfig c = JobConfig.parseForPlan(new String[] {"--filter", "scalable", "--capacity", "100000000",
+        "--rate", "100000"}, java.util.Map.of());
+    String plan = UrlDedupJob.plan(c);
+    assertTrue(plan.contains("Cluster shape at --rate 100,000 records/s"), plan);
+    assertTrue(UrlDedupJob.planJson(c).contains("\"cluster\""));
+    ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+        () -> JobConfig.parse(new String[] {"--input", "x", "--output", "-", "--filter", "scalable", "--rate", "5"},
+            java.util.Map.of()));
+    assertTrue(e.getMessage().contains("--rate applies to --filter aged only"), e.getMessage());
+  }
+
   @Test
   void checkpointBytesAreTheLogPlusOneNthOfTheFilter() {
     // 10^5 new URLs/s x 10 s x 16 B = 16 MB of log; 1.7 GB / 10 = 170 MB

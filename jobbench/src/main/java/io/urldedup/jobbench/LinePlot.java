@@ -103,8 +103,8 @@ final class LinePlot {
         px = x;
         py = y;
       }
-      g.fillRect(LEFT + pw - 200, TOP + 10 + 18 * k, 14, 4);
-      g.drawString(e.getKey(), LEFT + pw - 180, TOP + 16 + 18 * k);
+      g.fillRect(LEFT + pw - 300, TOP + 10 + 18 * k, 14, 4);
+      g.drawString(e.getKey(), LEFT + pw - 280, TOP + 16 + 18 * k);
       k++;
     }
     g.dispose();

@@ -33,11 +33,11 @@ record ClusterShape(double rate, long filterBytes, int materializeEvery, double 
    */
   static final double RECORDS_PER_SLOT = 400_000;
   /**
-   * Logged inserts one slot replays per second on restore: an insert without the URL's parsing and
-   * hashing, out of cache (docs/benchmarks.md: about 270 ns per blocked insert out of cache),
-   * rounded down.
+   * Logged inserts one slot replays per second on restore: an insert without the URL's parsing,
+   * one at a time, out of cache (docs/benchmarks.md: 585 ns per blocked insert into 256 MiB,
+   * hash included), rounded down.
    */
-  static final double REPLAY_PER_SLOT = 3_000_000;
+  static final double REPLAY_PER_SLOT = 1_500_000;
   /**
    * Bytes per second one TaskManager downloads its state with: not measured here (local disk
    * only); a conservative figure for object storage with Flink's 4 transfer threads per

@@ -44,8 +44,8 @@ class ClusterShapeTest {
     ClusterShape s = ClusterShape.of(1e5, 1_700_000_000L, 10, 10, 128);
     assertEquals(16e6 + 170e6, s.checkpointBytesMean(), 1);
     assertEquals(160e6, s.logBytesMax(), 1);
-    // restore: (1.7 GB + 160 MB) over 1 TaskManager at 200 MB/s, then 10^7 inserts over 1 slot at 3M/s
-    assertEquals(1.86e9 / 200e6 + 1e7 / 3e6, s.restoreSeconds(), 1e-6);
+    // restore: (1.7 GB + 160 MB) over 1 TaskManager at 200 MB/s, then 10^7 inserts over 1 slot at 1.5M/s
+    assertEquals(1.86e9 / 200e6 + 1e7 / 1.5e6, s.restoreSeconds(), 1e-6);
     // N = 1 writes every page and its compaction at every checkpoint, and logs nothing
     ClusterShape today = ClusterShape.of(1e5, 1_700_000_000L, 1, 10, 128);
     assertEquals(3.4e9, today.checkpointBytesMean(), 1);

@@ -282,6 +282,45 @@ class LoggedStateRestoreTest {
   }
 
   /**
+   * What a checkpoint between materializations writes: no page, and 16 B per new URL of log
+   * (scalable, a cache that holds every page); the next multiple of N writes the pages.
+   */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.EnumSource(Backend.class)
+  void checkpointsBetweenMaterializationsWriteOnlyTheLog(Backend backend) throws Exception {
+    DedupOperator op = operator(Kind.SCALABLE, 4096, 4);
+    var h = open(op, backend, 1, 0, null, 4096);
+    List<Boolean> decisions = new ArrayList<>();
+    feed(List.of(h), BEFORE.get(0), decisions);
+    DedupOperatorTestKit.checkpoint(h, 4);
+    long pagesWritten = op.cache().writeBacks();
+    long materialized = op.metrics().shardsMaterialized();
+    assertTrue(pagesWritten > 0 && materialized == SHARDS, "checkpoint 4 materializes every shard");
+
+    decisions.clear();
+    long insertsBefore = inserts(op);
+    feed(List.of(h), BEFORE.get(1), decisions);
+    int emitted = DedupOperatorTestKit.count(decisions);
+    assertTrue(emitted > 100);
+    DedupOperatorTestKit.checkpoint(h, 5);
+    assertEquals(pagesWritten, op.cache().writeBacks(), "checkpoint 5 writes no page");
+    assertEquals(materialized, op.metrics().shardsMaterialized());
+    // each insert is 16 B; a forced repeat changes nothing and logs nothing
+    long inserted = inserts(op) - insertsBefore;
+    assertTrue(inserted > emitted - BEFORE.get(1).size() / 41 - 1);
+    assertEquals(16L * inserted, op.metrics().logBytesWritten());
+
+    DedupOperatorTestKit.checkpoint(h, 8);
+    assertTrue(op.cache().writeBacks() > pagesWritten, "checkpoint 8 writes the pages");
+    assertEquals(materialized + SHARDS, op.metrics().shardsMaterialized());
+    h.close();
+  }
+
+  private static long inserts(DedupOperator op) {
+    return op.openHeaders().values().stream().mapToLong(FilterHeader::inserts).sum();
+  }
+
+  /**
    * A rescale 1 -> 2 of state taken between materializations: each shard's log chunks follow its
    * key group, and the two subtasks end with the uninterrupted operator's pages and headers.
    */

@@ -878,18 +878,6 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     return cache;
   }
 
-  /** Tests: a copy of a shard's page as the open filter sees it (cached, or read from state). */
-  long[] livePage(int shard, long pageId) {
-    int back = keyShard;
-    cache.selectShard(shard);
-    long[] copy = cache.page(pageId).clone();
-    if (back != NO_KEY) {
-      switchKey(back);
-      cache.selectShard(back);
-    }
-    return copy;
-  }
-
   /** Pages in keyed state, reached under their own shard's key. */
   private final class StateBacking implements PageCache.Backing {
 

@@ -183,6 +183,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private transient boolean materializing;
   /** {@link #SPILL_BYTES} in words; tests lower it. */
   transient int spillWords;
+  /** Chunks written because a shard's log passed {@link #spillWords} (tests). */
+  transient long spills;
   private transient boolean copyState;
   private transient PageCache cache;
   private transient Shards shards;
@@ -372,6 +374,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
     if (s.log != null && s.log.words() >= spillWords) {
       writeChunk(s);
+      spills++;
     }
     if (++sinceGauges >= GAUGE_CHECK_RECORDS) {
       maybePublishGauges();

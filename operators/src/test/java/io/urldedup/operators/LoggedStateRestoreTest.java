@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * operator that was never interrupted, and the same decisions; for every filter kind (stable,
  * scalable, aged by count and aged by event time), on both backends, with N = 1 and N = 4, with a
  * cache large enough for every page and with a 4-page cache (evictions between materializations)
- * plus a 64-word spill threshold (many chunks per checkpoint); N = 4 state restores into N = 1
+ * plus a 16-word spill threshold (many chunks per checkpoint); N = 4 state restores into N = 1
  * too; and a rescale 1 -> 2 of logged state.
  *
  * <p>Ground truth: the uninterrupted N = 1 run, today's layout. Every run ends with checkpoint 12
@@ -136,7 +136,7 @@ class LoggedStateRestoreTest {
     h.initializeState(restore);
     h.open();
     if (cachePages < 16) {
-      op.spillWords = 64;
+      op.spillWords = 16;
     }
     return h;
   }
@@ -245,6 +245,9 @@ class LoggedStateRestoreTest {
     DedupOperator op4 = (DedupOperator) a4.getOperator();
     assertTrue(op4.hasLogState());
     assertTrue(op4.metrics().logBytesWritten() > 0, what + ": N = 4 wrote log chunks");
+    if (cachePages < 16) {
+      assertTrue(op4.spills > 0, what + ": logs spilled between checkpoints");
+    }
     runAfter(List.of(a4), decisions4);
     assertEquals(truthDecisions, decisions4, what + ": N = 4 decisions");
     assertSameState(truth, finish(List.of(a4)), what + ", N=4 uninterrupted");

@@ -4,6 +4,7 @@ import io.urldedup.operators.DeadLetter;
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.DedupSettings;
 import io.urldedup.operators.GenerationTime;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
@@ -71,6 +72,14 @@ public final class DedupPipeline {
   public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
       FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
       GenerationTime time, boolean eventTimeFromJson) {
+    return build(source, outSink, dlqSink, spec, decode, cachePages, allowCanonicalizationChange, time,
+        eventTimeFromJson, DedupSettings.DEFAULT);
+  }
+
+  /** @param settings how the dedup operator writes its shards at checkpoints ({@code --materialize-every}) */
+  public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
+      FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
+      GenerationTime time, boolean eventTimeFromJson, DedupSettings settings) {
 
     SingleOutputStreamOperator<UrlRecord> decoded = source
         .process(new DecodeFunction(decode, eventTimeFromJson), TypeInformation.of(UrlRecord.class))
@@ -83,7 +92,7 @@ public final class DedupPipeline {
     SingleOutputStreamOperator<UrlRecord> unseen = decoded
         .keyBy(new ShardKey(), Types.INT)
         .transform("dedup", TypeInformation.of(UrlRecord.class),
-            new DedupOperator(spec, decode.urlMapping(), cachePages, allowCanonicalizationChange, time))
+            new DedupOperator(spec, decode.urlMapping(), cachePages, allowCanonicalizationChange, time, settings))
         .uid(UID_DEDUP);
 
     DataStreamSink<UrlRecord> out = unseen.sinkTo(outSink).uid(UID_SINK).name("output");

@@ -11,6 +11,7 @@ import static io.urldedup.state.FilterSpec.Kind.STABLE;
 
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.DedupSettings;
 import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
@@ -277,6 +278,12 @@ public final class JobConfig {
           + " the whole filter of the subtask's shards (stable --memory, scalable --max-memory), at most "
           + Math.round(PageCacheSizing.HEAP_SHARE * 100) + "% of the TaskManager heap over its slots"
           + " (at least " + (PageCacheSizing.MIN_BUDGET_BYTES >> 20) + "m).");
+  public static final Option<Integer> MATERIALIZE_EVERY = Option.integer("materialize-every", "N", 1,
+          DedupSettings.MAX_MATERIALIZE_EVERY)
+      .in(RUNTIME).defaultValue(Integer.toString(DedupSettings.DEFAULT.materializeEvery()))
+      .help("Every N-th checkpoint writes the filter pages each shard changed; the others write only"
+          + " the inserts since (16 B per new URL), replayed on restore. 1: pages at every checkpoint, the"
+          + " state layout of earlier builds (which refuse state written with N > 1).");
   public static final Option<String> JOB_NAME = Option.nonEmpty("job-name", "NAME").in(RUNTIME)
       .forCommands(RUN, BOOTSTRAP)
       .defaultValue("urldedup").help("Flink job name.");
@@ -306,7 +313,8 @@ public final class JobConfig {
       WINDOW, WINDOW_URLS, GENERATIONS, RATE, TIME, MAX_OUT_OF_ORDERNESS, SHARDS, HASH_SEED,
       FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, SORT_PARAMS, DROP_EMPTY_PARAMS, COLLAPSE_SLASHES,
       MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
-      PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, JOB_NAME, CONFIG, VERBOSE,
+      PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, MATERIALIZE_EVERY, JOB_NAME,
+      CONFIG, VERBOSE,
       STATE, JSON);
 
   /** Giving any of these selects Kafka mode. */
@@ -377,6 +385,7 @@ public final class JobConfig {
   /** null = checkpointing off (embedded mode without the flag). */
   public final Duration checkpointInterval;
   public final long cacheMemoryBytes;
+  public final int materializeEvery;
   public final String jobName;
 
   /** Built once from the flags, validated by their own constructors. */
@@ -521,6 +530,7 @@ public final class JobConfig {
           ? CHECKPOINT_INTERVAL.parse(DEFAULT_CHECKPOINT_INTERVAL) : null;
     }
     cacheMemoryBytes = get(CACHE_MEMORY);
+    materializeEvery = get(MATERIALIZE_EVERY);
     jobName = get(JOB_NAME);
 
     validate(v, command.requiresIo);
@@ -749,6 +759,11 @@ public final class JobConfig {
       return DedupOperator.AUTO_CACHE;
     }
     return (int) Math.min(Integer.MAX_VALUE, cacheMemoryBytes / 4096);
+  }
+
+  /** How the dedup operator writes its shards at checkpoints ({@code --materialize-every}). */
+  public DedupSettings dedupSettings() {
+    return new DedupSettings(materializeEvery);
   }
 
   /** So that savepoints can be rescaled up to the shard count (and at least Flink's usual 128). */

@@ -362,7 +362,7 @@ public final class UrlDedupJob {
           .fromSource(KafkaIO.source(c), watermarks(c), "kafka source")
           .uid(DedupPipeline.UID_SOURCE);
       DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
-        c.allowCanonicalizationChange, c.generationTime());
+        c.allowCanonicalizationChange, c.generationTime(), false, c.dedupSettings());
       env.execute(c.jobName);
       return 0;
     }
@@ -416,7 +416,7 @@ public final class UrlDedupJob {
     LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
     DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
-        c.allowCanonicalizationChange, c.generationTime(), eventTime);
+        c.allowCanonicalizationChange, c.generationTime(), eventTime, c.dedupSettings());
     sinks.out().setParallelism(1);
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);

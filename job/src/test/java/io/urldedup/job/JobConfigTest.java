@@ -78,6 +78,7 @@ class JobConfigTest {
         "--sort-params", "--drop-empty-params", "--collapse-slashes",
         "--max-url-bytes", "4096", "--parallelism", "3", "--state-backend", "rocksdb",
         "--checkpoint-dir", "/tmp/ckpt", "--checkpoint-interval", "30s", "--cache-memory", "16m",
+        "--materialize-every", "8",
         "--job-name", "crawl-dedup", "--allow-canonicalization-change", "--verbose"));
     assertEquals(JobConfig.Mode.KAFKA, c.mode);
     assertEquals("localhost:9092", c.bootstrapServers);
@@ -110,6 +111,8 @@ class JobConfigTest {
     assertEquals("/tmp/ckpt", c.checkpointDir);
     assertEquals(Duration.ofSeconds(30), c.checkpointInterval);
     assertEquals(16L << 20, c.cacheMemoryBytes);
+    assertEquals(8, c.materializeEvery);
+    assertEquals(new io.urldedup.operators.DedupSettings(8), c.dedupSettings());
     assertEquals("crawl-dedup", c.jobName);
     assertTrue(c.get(JobConfig.VERBOSE));
     FilterSpec s = c.perShardSpec();
@@ -131,7 +134,7 @@ class JobConfigTest {
         "key", "strip-params", "strip-www", "sort-params", "drop-empty-params", "collapse-slashes",
         "max-url-bytes", "allow-canonicalization-change", "parallelism",
         "state-backend",
-        "checkpoint-dir", "checkpoint-interval", "cache-memory", "job-name", "verbose",
+        "checkpoint-dir", "checkpoint-interval", "cache-memory", "materialize-every", "job-name", "verbose",
         "input", "output", "dlq", "config", "state", "json",
         "window", "window-urls", "generations", "rate", "time", "max-out-of-orderness")); // agedFlags
     assertEquals(covered, JobConfig.flagNames());
@@ -476,6 +479,9 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--cache-memory", "1k"), "--cache-memory", "at least 4k");
     assertMessage(error("--input", "x", "--cache-memory", "lots"), "--cache-memory", "auto, or a positive size");
     assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
+    assertMessage(error("--input", "x", "--materialize-every", "0"), "--materialize-every", "from 1");
+    assertMessage(error("--input", "x", "--materialize-every", "1001"), "--materialize-every", "to 1000");
+    assertEquals(io.urldedup.operators.DedupSettings.DEFAULT, parse("--input", "x").dedupSettings());
     assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
     assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");
     assertMessage(error(kafka("--transaction-timeout", "5s", "--checkpoint-interval", "10s")),

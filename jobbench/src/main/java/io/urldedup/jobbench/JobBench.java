@@ -142,12 +142,13 @@ public final class JobBench {
           decode(source, config, true)
               .keyBy(new ShardKey(), Types.INT)
               .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(config.perShardSpec(),
-                  config.decodeConfig().urlMapping(), config.cachePages(), config.allowCanonicalizationChange))
+                  config.decodeConfig().urlMapping(), config.cachePages(), config.allowCanonicalizationChange, null,
+                  config.dedupSettings()))
               .uid(DedupPipeline.UID_DEDUP)
               .sinkTo(sink).uid("truth").name("truth");
         } else {
           DedupPipeline.build(source, sink, null, config.perShardSpec(), config.decodeConfig(),
-              config.cachePages(), config.allowCanonicalizationChange);
+              config.cachePages(), config.allowCanonicalizationChange, null, false, config.dedupSettings());
         }
       }
       default -> throw new AssertionError(job);

@@ -49,6 +49,14 @@ public final class DedupMetrics {
   public static final String PAGE_CACHE_HITS = "pageCacheHits";
   public static final String PAGE_CACHE_MISSES = "pageCacheMisses";
   public static final String PAGE_CACHE_WRITE_BACKS = "pageCacheWriteBacks";
+  /**
+   * Insert logs ({@code --materialize-every} above 1): shards whose pages and header were written
+   * and whose log was dropped; bytes of log chunks written to state; logged operations redone on
+   * restore (or rescale) to rebuild shards from their last materialized pages.
+   */
+  public static final String SHARDS_MATERIALIZED = "shardsMaterialized";
+  public static final String LOG_BYTES_WRITTEN = "logBytesWritten";
+  public static final String LOG_OPERATIONS_REPLAYED = "logOperationsReplayed";
   /** Accumulator names are the metric names with this prefix. */
   public static final String ACCUMULATOR_PREFIX = GROUP + ".";
 
@@ -57,6 +65,9 @@ public final class DedupMetrics {
   private final Counter forced;
   private final Counter advancedEarly;
   private final Counter clamped;
+  private final Counter materialized;
+  private final Counter logBytes;
+  private final Counter replayed;
   private final LongCounter emittedTotal;
   private final LongCounter duplicatesTotal;
   private final LongCounter forcedTotal;
@@ -79,6 +90,9 @@ public final class DedupMetrics {
     forced = g.counter(FORCED);
     advancedEarly = g.counter(GENERATIONS_ADVANCED_EARLY);
     clamped = g.counter(TIMESTAMPS_CLAMPED);
+    materialized = g.counter(SHARDS_MATERIALIZED);
+    logBytes = g.counter(LOG_BYTES_WRITTEN);
+    replayed = g.counter(LOG_OPERATIONS_REPLAYED);
     g.gauge(FILL_RATIO, (Gauge<Double>) () -> fillRatio);
     g.gauge(ESTIMATED_FPR, (Gauge<Double>) () -> estimatedFpr);
     g.gauge(STATE_BYTES, (Gauge<Long>) () -> stateBytes);
@@ -125,6 +139,30 @@ public final class DedupMetrics {
 
   long timestampsClamped() {
     return clamped.getCount();
+  }
+
+  void shardMaterialized() {
+    materialized.inc();
+  }
+
+  long shardsMaterialized() {
+    return materialized.getCount();
+  }
+
+  void logWritten(long bytes) {
+    logBytes.inc(bytes);
+  }
+
+  long logBytesWritten() {
+    return logBytes.getCount();
+  }
+
+  void logReplayed(long operations) {
+    replayed.inc(operations);
+  }
+
+  long logOperationsReplayed() {
+    return replayed.getCount();
   }
 
   void duplicate() {

@@ -8,6 +8,8 @@ import io.urldedup.state.FilterHeaderSerializer;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
 import io.urldedup.state.IncompatibleStateException;
+import io.urldedup.state.InsertLog;
+import io.urldedup.state.InsertLogSerializer;
 import io.urldedup.state.PageSerializer;
 import io.urldedup.state.StableHolding;
 import io.urldedup.state.PageStore;
@@ -55,6 +57,34 @@ import org.slf4j.LoggerFactory;
  * own copy-on-write still deep-copies a shard's page map the first time it is touched while an
  * asynchronous snapshot is running: for large shards prefer RocksDB.)
  *
+ * <p>Insert logs ({@link DedupSettings#materializeEvery} = N above 1; issue 23): a Bloom filter's
+ * inserts land on random pages, so writing the dirty pages at every barrier writes nearly the
+ * whole filter every checkpoint. With N above 1 a shard's state is a base (header and pages as
+ * above, as of its last materialization) plus its {@link InsertLog} since then, in chunks in a
+ * {@code MapState<Long, InsertLog>} under the shard's key (chunk keys rise per shard; a chunk is
+ * spilled whenever the shard's log in memory passes {@link #SPILL_BYTES}). A checkpoint whose id
+ * is not a multiple of N writes only the new chunks: dirty pages stay in the cache, headers
+ * unwritten. At a multiple of N every shard changed since its base is materialized: its pages and
+ * header written, its log cleared. A shard is restored (lazily, when first used) by replaying its
+ * chunks in order over its base; the result is bit for bit the state it had, because each filter
+ * is a deterministic function of its base and the logged operations ({@link DedupFilter#redo}).
+ * Logs are keyed by shard, so a rescale moves them with their shard.
+ *
+ * <p>Evictions between materializations: the cache writes a dirty page it evicts into the base.
+ * For the scalable filter that is harmless: setting Bloom bits is idempotent and its replay sets
+ * bits without testing them ({@link io.urldedup.state.ScalableBloomFilter#redo}), so pages that
+ * already hold some later inserts replay to the same pages and counters. The stable filter's
+ * decay and the aged filter's lazy clearing are not idempotent: a stable or aged shard that had a
+ * dirty page evicted is materialized, as one unit, at the next checkpoint whatever its id (base
+ * and log are then consistent again). Pinning its dirty pages instead would make the cache
+ * unbounded. A stable or aged filter larger than the cache therefore writes its pages at every
+ * checkpoint, as with N = 1.
+ *
+ * <p>Versions: a job with N above 1 declares the header layout {@link
+ * FilterHeaderSerializer#LOGGED_LAYOUT_VERSION}, which builds before insert logs refuse (they
+ * would restore the bases and drop the logs); N = 1 writes exactly the layout of those builds. A
+ * job with N = 1 restores logged state too (it replays and materializes it at its next checkpoint).
+ *
  * <p>Operator uid and the state names below are part of the savepoint format.
  *
  * <p>Aged filters with a time window advance their generations per shard from the shard's clock
@@ -87,6 +117,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** Persisted state names: changing them orphans existing checkpoints. */
   public static final String HEADER_STATE = "urldedup-filter-header";
   public static final String PAGES_STATE = "urldedup-filter-pages";
+  public static final String LOG_STATE = "urldedup-filter-log";
   static final String GENERATION_TIMERS = "urldedup-aged-generations";
 
   /** The header state as persisted (name and serializer): readers and writers of savepoints use it too. */
@@ -98,6 +129,17 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   public static MapStateDescriptor<Long, long[]> pagesDescriptor() {
     return new MapStateDescriptor<>(PAGES_STATE, LongSerializer.INSTANCE, new PageSerializer());
   }
+
+  /** The insert log state as persisted: chunk key to chunk, under the shard's key. */
+  public static MapStateDescriptor<Long, InsertLog> logDescriptor() {
+    return new MapStateDescriptor<>(LOG_STATE, LongSerializer.INSTANCE, InsertLogSerializer.INSTANCE);
+  }
+
+  /**
+   * A shard's log in memory is written to state as a chunk once it passes this size (1 MiB,
+   * 65,536 inserts): memory per shard stays bounded however long the checkpoint interval.
+   */
+  static final int SPILL_BYTES = 1 << 20;
 
   /** At most one early-advance (and one clamped-timestamp) WARN per subtask per minute (the counters have every one). */
   private static final long EARLY_WARN_PERIOD_MILLIS = 60_000;
@@ -123,6 +165,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private final boolean allowCanonicalizationChange;
   /** Aged time windows: how time is read; null otherwise. */
   private final GenerationTime time;
+  private final DedupSettings settings;
 
   private transient InternalTimerService<VoidNamespace> timers;
   private transient long earlyWarnedAt;
@@ -132,6 +175,16 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private transient ValueStateDescriptor<FilterHeader> headerDescriptor;
   private transient ValueState<FilterHeader> headerState;
   private transient MapState<Long, long[]> pageState;
+  /** Insert log chunks: registered when this job logs (N above 1) or its restored state has logs. */
+  private transient MapState<Long, InsertLog> logState;
+  /** This job logs inserts (N above 1). */
+  private transient boolean logging;
+  /** The operator's own write-backs (materializations), as opposed to the cache's evictions. */
+  private transient boolean materializing;
+  /** {@link #SPILL_BYTES} in words; tests lower it. */
+  transient int spillWords;
+  /** Chunks written because a shard's log passed {@link #spillWords} (tests). */
+  transient long spills;
   private transient boolean copyState;
   private transient PageCache cache;
   private transient Shards shards;
@@ -162,6 +215,16 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
    */
   public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange,
       GenerationTime time) {
+    this(spec, mapping, cachePages, allowCanonicalizationChange, time, DedupSettings.DEFAULT);
+  }
+
+  /** @param settings how checkpoints write the shards ({@link DedupSettings}) */
+  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange,
+      GenerationTime time, DedupSettings settings) {
+    if (settings == null) {
+      throw new IllegalArgumentException("dedup settings are required");
+    }
+    this.settings = settings;
     if (spec == null || mapping == null) {
       throw new IllegalArgumentException("a filter spec and a URL mapping are required");
     }
@@ -189,12 +252,24 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
           "DedupOperator runs on a stream keyed by the Integer shard: keyBy(r -> r.shard)");
     }
     // the job's serializer declares the newest header layout its headers need (a rollback reads the rest)
-    headerDescriptor = new ValueStateDescriptor<>(HEADER_STATE, FilterHeaderSerializer.forSpec(spec));
+    logging = settings.logged();
+    headerDescriptor = new ValueStateDescriptor<>(HEADER_STATE, FilterHeaderSerializer.forSpec(spec, logging));
     headerState = context.getKeyedStateStore().getState(headerDescriptor);
     pageState = context.getKeyedStateStore().getMapState(pagesDescriptor());
+    // N = 1 registers no log state (today's layout) unless the restored state has logs to replay
+    if (logging || context.isRestored() && hasRestoredLogs()) {
+      logState = context.getKeyedStateStore().getMapState(logDescriptor());
+    }
     copyState = !getKeyedStateBackend().isSafeToReuseKVState();
+    spillWords = SPILL_BYTES / InsertLog.WORD_BYTES;
     if (context.isRestored()) {
       checkRestoredHeaders();
+    }
+  }
+
+  private boolean hasRestoredLogs() {
+    try (java.util.stream.Stream<Object> keys = getKeyedStateBackend().getKeys(LOG_STATE, VoidNamespace.INSTANCE)) {
+      return keys.findAny().isPresent();
     }
   }
 
@@ -296,6 +371,10 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
     if (aged != null && aged.clock().earlyAdvances() != early) {
       advancedEarly(s, clock);
+    }
+    if (s.log != null && s.log.words() >= spillWords) {
+      writeChunk(s);
+      spills++;
     }
     if (++sinceGauges >= GAUGE_CHECK_RECORDS) {
       maybePublishGauges();
@@ -455,12 +534,60 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       filter = Filters.open(h, cache);
     }
     Shard s = new Shard(shard, filter);
+    s.hasBase = h != null;
+    shards.put(s);
+    if (logState != null) {
+      replay(s);
+    }
+    if (logging) {
+      s.log = new InsertLog(1024);
+      filter.logTo(s.log);
+    }
     if (timers != null && s.aged != null && s.aged.clock().epoch() != AgedClock.NO_EPOCH) {
       // a restored shard: its timer is restored too; its generation began at most one step ago
       s.generationStart = s.aged.clock().epoch() * s.generationMillis;
     }
-    shards.put(s);
     return s;
+  }
+
+  /**
+   * Redoes the shard's logged chunks in key order over its base (the key context is the shard's).
+   * The chunks stay in state until the shard is next materialized: replayed pages are dirty in the
+   * cache, exactly as if the operations had just been made.
+   */
+  private void replay(Shard s) throws Exception {
+    java.util.List<Long> keys = new java.util.ArrayList<>();
+    for (Long k : logState.keys()) {
+      keys.add(k);
+    }
+    if (keys.isEmpty()) {
+      return;
+    }
+    keys.sort(null);
+    java.util.List<InsertLog> chunks = new java.util.ArrayList<>(keys.size());
+    for (Long k : keys) {
+      chunks.add(logState.get(k));
+    }
+    long ops = 0;
+    for (InsertLog chunk : chunks) {
+      ops += chunk.replay(s.filter);
+    }
+    s.nextChunk = keys.get(keys.size() - 1) + 1;
+    s.stale = true;
+    s.changed = true;
+    metrics.logReplayed(ops);
+  }
+
+  /** Writes the shard's log in memory as its next chunk (the key context is switched to the shard). */
+  private void writeChunk(Shard s) throws Exception {
+    if (s.log.isEmpty()) {
+      return;
+    }
+    switchKey(s.shard);
+    logState.put(s.nextChunk++, s.log.copy());
+    metrics.logWritten(s.log.bytes());
+    s.log.clear();
+    s.stale = true;
   }
 
   /**
@@ -479,24 +606,97 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
-    flush();
+    checkpoint(checkpointId);
   }
 
   /**
-   * The runtime calls {@link #prepareSnapshotPreBarrier} first, which already flushed; this second
-   * flush is a no-op then, and covers callers that snapshot without it (test harnesses, the State
+   * The runtime calls {@link #prepareSnapshotPreBarrier} first, which already wrote; this second
+   * call writes nothing then, and covers callers that snapshot without it (test harnesses, the State
    * Processor API).
    */
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
-    flush();
+    checkpoint(context.getCheckpointId());
     super.snapshotState(context);
   }
 
+  /** The end of bounded input: everything materialized (the final state needs no replay). */
   @Override
   public void finish() throws Exception {
     flush();
     super.finish();
+  }
+
+  /**
+   * What a barrier writes: with N = 1 (and no restored logs) the dirty pages and changed headers;
+   * with logs, at a checkpoint id that is a multiple of N every shard changed since its base, and
+   * at the others the new log chunks, plus the shards that must be materialized now (no base yet,
+   * or a stable or aged page evicted since the base).
+   */
+  private void checkpoint(long checkpointId) throws Exception {
+    if (logState == null || checkpointId % settings.materializeEvery() == 0) {
+      flush();
+      return;
+    }
+    if (cache == null) {
+      return;
+    }
+    Object key = getCurrentKey();
+    int entryKey = key == null ? NO_KEY : (Integer) key;
+    keyShard = entryKey;
+    boolean any = false;
+    for (Shard s : shards.all()) {
+      if (s != null) {
+        s.materializeNow = !s.hasBase || s.mustMaterialize || (!logging && s.stale);
+        any |= s.materializeNow;
+      }
+    }
+    if (any) {
+      materializing = true;
+      try {
+        cache.flush(shard -> {
+          Shard s = shards.get(shard);
+          return s != null && s.materializeNow;
+        });
+      } finally {
+        materializing = false;
+      }
+    }
+    for (Shard s : shards.all()) {
+      if (s == null) {
+        continue;
+      }
+      if (s.materializeNow) {
+        materialize(s);
+      } else if (s.log != null) {
+        writeChunk(s);
+      }
+    }
+    if (entryKey != NO_KEY) {
+      switchKey(entryKey);
+    }
+    maybePublishGauges();
+  }
+
+  /** Writes the header of a shard whose dirty pages were just written, and drops its log. */
+  private void materialize(Shard s) throws Exception {
+    switchKey(s.shard);
+    FilterHeader h = s.filter.header();
+    headerState.update(copyState ? h.copy() : h);
+    s.changed = false;
+    s.hasBase = true;
+    s.materializeNow = false;
+    s.mustMaterialize = false;
+    if (s.stale) {
+      logState.clear();
+    }
+    if (logState != null) {
+      metrics.shardMaterialized();
+    }
+    s.stale = false;
+    if (s.log != null) {
+      s.log.clear();
+    }
   }
 
   @Override
@@ -515,9 +715,21 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     Object key = getCurrentKey();
     int entryKey = key == null ? NO_KEY : (Integer) key;
     keyShard = entryKey;
-    cache.flush();
+    materializing = true;
+    try {
+      cache.flush();
+    } finally {
+      materializing = false;
+    }
     for (Shard s : shards.all()) {
-      if (s != null && s.changed) {
+      if (s == null) {
+        continue;
+      }
+      if (logState != null) {
+        if (s.changed || s.stale || s.log != null && !s.log.isEmpty()) {
+          materialize(s);
+        }
+      } else if (s.changed) {
         switchKey(s.shard);
         FilterHeader h = s.filter.header();
         headerState.update(copyState ? h.copy() : h);
@@ -624,6 +836,32 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     return out;
   }
 
+  /** Tests: copies of the pages in keyed state, by shard and page id. */
+  java.util.Map<Integer, java.util.Map<Long, long[]>> storedPages() throws Exception {
+    java.util.Map<Integer, java.util.Map<Long, long[]>> out = new java.util.TreeMap<>();
+    Object key = getCurrentKey();
+    getKeyedStateBackend().applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
+        pagesDescriptor(), (k, state) -> {
+          java.util.Map<Long, long[]> pages = new java.util.TreeMap<>();
+          for (java.util.Map.Entry<Long, long[]> e : state.entries()) {
+            pages.put(e.getKey(), e.getValue().clone());
+          }
+          if (!pages.isEmpty()) {
+            out.put((Integer) k, pages);
+          }
+        });
+    if (key != null) {
+      setCurrentKey(key);
+    }
+    keyShard = key == null ? NO_KEY : (Integer) key;
+    return out;
+  }
+
+  /** Tests: whether the insert log state is registered (never for N = 1 without restored logs). */
+  boolean hasLogState() {
+    return logState != null;
+  }
+
   /** Tests: copies of the open filters' headers. */
   java.util.Map<Integer, FilterHeader> openHeaders() {
     java.util.Map<Integer, FilterHeader> out = new java.util.TreeMap<>();
@@ -663,6 +901,13 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
     @Override
     public void write(int shard, long pageId, long[] words) throws Exception {
+      if (logState != null && !materializing) {
+        // an eviction: the base now holds later operations than its header and log say
+        Shard s = shards.get(shard);
+        if (s != null && !s.idempotent) {
+          s.mustMaterialize = true;
+        }
+      }
       int back = keyShard;
       switchKey(shard);
       pageState.put(pageId, copyState ? words.clone() : words);
@@ -685,12 +930,27 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     long generationStart = Long.MIN_VALUE;
     /** Aged time windows: the header's generation length (restored state keeps its own); else 0. */
     final long generationMillis;
+    /** Replay is exact over pages that hold later operations (scalable: Bloom bits only). */
+    final boolean idempotent;
+    /** Logging: operations since the last chunk written (null without logging). */
+    InsertLog log;
+    /** Its header is in keyed state (restored, or materialized since it was opened). */
+    boolean hasBase;
+    /** Log chunks in state since its base. */
+    boolean stale;
+    /** A dirty page of this non-idempotent shard was evicted into its base: materialize at the next checkpoint. */
+    boolean mustMaterialize;
+    /** Chosen for materialization by the checkpoint being taken. */
+    boolean materializeNow;
+    /** Key of the shard's next log chunk (rising). */
+    long nextChunk;
 
     Shard(int shard, DedupFilter filter) {
       this.shard = shard;
       this.filter = filter;
       this.aged = filter instanceof AgedBloomFilter a ? a : null;
       this.generationMillis = aged == null ? 0 : filter.header().generationMillis();
+      this.idempotent = filter.header().kind() == FilterSpec.Kind.SCALABLE;
     }
   }
 
@@ -754,6 +1014,6 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   @Override
   public String toString() {
     return "DedupOperator{" + spec.kind() + ", shards=" + mapping.shards() + ", cachePages="
-        + (cachePages == AUTO_CACHE ? "auto" : cachePages) + "}";
+        + (cachePages == AUTO_CACHE ? "auto" : cachePages) + ", materializeEvery=" + settings.materializeEvery() + "}";
   }
 }

@@ -124,6 +124,15 @@ public final class PageCache implements PageStore {
     }
   }
 
+  /** Writes the dirty pages of the shards {@code which} accepts; they stay cached, clean. */
+  public void flush(java.util.function.IntPredicate which) {
+    for (int s = 0; s < used; s++) {
+      if (dirty[s] && which.test(slotShard[s])) {
+        writeBack(s);
+      }
+    }
+  }
+
   /** Whether any cached page is modified and not yet written back. */
   public boolean hasDirty() {
     for (int s = 0; s < used; s++) {

@@ -42,6 +42,7 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
   final int rowsPerPage;
   final long generationSize;
   final long allColumns;
+  InsertLog log;
 
   AgedBloomFilter(FilterHeader header, AgedMath.Geometry geometry, AgedClock clock, boolean timed, PageStore store) {
     this.header = header;
@@ -87,6 +88,9 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
   public long advanceToEpoch(long epoch) {
     if (clock.epoch == AgedClock.NO_EPOCH) {
       clock.epoch = epoch;
+      if (log != null) {
+        log.advance(epoch);
+      }
       return 0;
     }
     if (epoch <= clock.epoch) {
@@ -94,12 +98,22 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
     }
     long shifts = epoch - clock.epoch;
     clock.epoch = epoch;
-    shift(shifts);
+    turn(shifts);
+    if (log != null) {
+      log.advance(epoch);
+    }
     return shifts;
   }
 
-  /** Turns the ring by {@code n} generations (O(1): rows are cleared lazily). */
+  /**
+   * Turns the ring by {@code n} generations (O(1): rows are cleared lazily). Not logged: callers
+   * that log changes advance with {@link #advanceToEpoch}.
+   */
   public void shift(long n) {
+    turn(n);
+  }
+
+  private void turn(long n) {
     if (n > 0) {
       clock.generation += n;
       clock.count = 0;
@@ -116,15 +130,39 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
       if (timed) {
         clock.earlyAdvances++;
       }
-      shift(1);
+      turn(1);
     }
     return clock.generation;
   }
 
-  /** After an insert. */
-  final void endInsert() {
+  /** After an insert of (h1, h2). */
+  final void endInsert(long h1, long h2) {
     clock.count++;
     clock.inserts++;
+    if (log != null) {
+      log.insert(h1, h2);
+    }
+  }
+
+  @Override
+  public void logTo(InsertLog log) {
+    this.log = log;
+  }
+
+  /** An insert is {@link #add} (the unseen element's insert); an advance {@link #advanceToEpoch}. */
+  @Override
+  public void redo(int op, long a, long b) {
+    InsertLog l = log;
+    log = null;
+    try {
+      switch (op) {
+        case InsertLog.INSERT -> add(a, b);
+        case InsertLog.ADVANCE -> advanceToEpoch(a);
+        default -> throw new IllegalStateException("an aged filter logs inserts and advances only; got op " + op);
+      }
+    } finally {
+      log = l;
+    }
   }
 
   /** Ring column of position 0 (the newest slice) at generation g. */

@@ -102,7 +102,7 @@ final class AgedLineRowFilter extends AgedBloomFilter {
       page[off + (b >>> 6)] |= 1L << b;
     }
     store.markDirty(pageId);
-    endInsert();
+    endInsert(h1, h2);
   }
 
   /**

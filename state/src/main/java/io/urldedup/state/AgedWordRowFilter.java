@@ -69,7 +69,7 @@ final class AgedWordRowFilter extends AgedBloomFilter {
       page[off + col] |= 1L << bit(h2, step, col);
     }
     store.markDirty(pageId);
-    endInsert();
+    endInsert(h1, h2);
   }
 
   /**

@@ -47,4 +47,16 @@ public interface DedupFilter {
 
   /** Number of slices (scalable) or 1. */
   int sliceCount();
+
+  /**
+   * From now on, reports every change of pages or header to {@code log} ({@code null}: to none),
+   * so that {@link InsertLog#replay} onto the same starting pages and header redoes them exactly.
+   */
+  void logTo(InsertLog log);
+
+  /**
+   * Redoes one logged change ({@link InsertLog#INSERT}, {@link InsertLog#PRESENT} or {@link
+   * InsertLog#ADVANCE} with its two words) exactly as it was first made; reports nothing to the log.
+   */
+  void redo(int op, long a, long b);
 }

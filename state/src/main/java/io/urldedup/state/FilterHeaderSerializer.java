@@ -21,6 +21,15 @@ public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
   /** Declares {@link FilterHeader#FORMAT_VERSION}. */
   public static final FilterHeaderSerializer INSTANCE = new FilterHeaderSerializer();
 
+  /**
+   * The version a job with insert logs ({@code --materialize-every} above 1) declares: its records
+   * are the usual layouts (at most {@link FilterHeader#FORMAT_VERSION}), but a shard's state is its
+   * header and pages plus the log chunks written since, which must be replayed. A build before
+   * this one would restore the pages and silently drop the logs; declaring a layout it does not
+   * know makes it refuse the savepoint at once (its snapshot resolves this as incompatible).
+   */
+  public static final int LOGGED_LAYOUT_VERSION = FilterHeader.FORMAT_VERSION + 1;
+
   private final int layoutVersion;
 
   public FilterHeaderSerializer() {
@@ -28,7 +37,7 @@ public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
   }
 
   FilterHeaderSerializer(int layoutVersion) {
-    if (layoutVersion < 1 || layoutVersion > FilterHeader.FORMAT_VERSION) {
+    if (layoutVersion < 1 || layoutVersion > LOGGED_LAYOUT_VERSION) {
       throw new IllegalArgumentException("filter header layout version " + layoutVersion);
     }
     this.layoutVersion = layoutVersion;
@@ -39,6 +48,11 @@ public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
    * {@code spec} are written in (stable and scalable 2, aged 4); restored headers are written in
    * their own, which is never newer (an aged layout 1 header: 3).
    */
+  public static FilterHeaderSerializer forSpec(FilterSpec spec, boolean logged) {
+    return logged ? new FilterHeaderSerializer(LOGGED_LAYOUT_VERSION) : forSpec(spec);
+  }
+
+  /** {@link #forSpec(FilterSpec, boolean)} of a job without insert logs. */
   public static FilterHeaderSerializer forSpec(FilterSpec spec) {
     return switch (spec.kind()) {
       case STABLE, SCALABLE -> new FilterHeaderSerializer(2);

@@ -12,7 +12,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * the serializer declared ({@link FilterHeaderSerializer#layoutVersion}: the newest its job's
  * records may have). Records carry their own layout version and the serializer reads every older
  * one, so a snapshot of the same or an older version resolves as compatible as is; a snapshot
- * declaring a newer one is incompatible (this build cannot read its records).
+ * declaring a newer one is incompatible (this build cannot read its records). Version {@link
+ * FilterHeaderSerializer#LOGGED_LAYOUT_VERSION} declares state with insert logs.
  */
 public final class FilterHeaderSerializerSnapshot implements TypeSerializerSnapshot<FilterHeader> {
 
@@ -52,7 +53,7 @@ public final class FilterHeaderSerializerSnapshot implements TypeSerializerSnaps
 
   @Override
   public TypeSerializer<FilterHeader> restoreSerializer() {
-    return layoutVersion >= 1 && layoutVersion <= FilterHeader.FORMAT_VERSION
+    return layoutVersion >= 1 && layoutVersion <= FilterHeaderSerializer.LOGGED_LAYOUT_VERSION
         ? new FilterHeaderSerializer(layoutVersion) : FilterHeaderSerializer.INSTANCE;
   }
 
@@ -62,7 +63,7 @@ public final class FilterHeaderSerializerSnapshot implements TypeSerializerSnaps
     if (!(oldSerializerSnapshot instanceof FilterHeaderSerializerSnapshot old)) {
       return TypeSerializerSchemaCompatibility.incompatible();
     }
-    return old.layoutVersion <= FilterHeader.FORMAT_VERSION
+    return old.layoutVersion <= FilterHeaderSerializer.LOGGED_LAYOUT_VERSION
         ? TypeSerializerSchemaCompatibility.compatibleAsIs()
         : TypeSerializerSchemaCompatibility.incompatible();
   }

@@ -19,6 +19,7 @@ public final class ScalableBloomFilter implements DedupFilter {
   private BlockedBloomFilter[] slices;
   /** Sink of the batch's touching loads (its value means nothing). */
   long touched;
+  private InsertLog log;
 
   public ScalableBloomFilter(FilterHeader header, PageStore store) {
     if (header.kind() != FilterSpec.Kind.SCALABLE || header.slices < 1) {
@@ -50,10 +51,41 @@ public final class ScalableBloomFilter implements DedupFilter {
     if (!seen) {
       header.inserts++;
       presented(last);
+      if (log != null) {
+        log.insert(h1, h2);
+      }
     } else if (header.saturated || header.sliceCount[last] >= header.sliceCapacity[last]) {
       presented(last); // overfilled: at the cap, or just raised above it (adopt): grow now
+      if (log != null) {
+        log.present(h1, h2);
+      }
     }
     return seen;
+  }
+
+  @Override
+  public void logTo(InsertLog log) {
+    this.log = log;
+  }
+
+  /**
+   * Redoes without testing: an insert sets the element's bits in the newest slice and counts it,
+   * a present counts it. Setting bits is idempotent, so this is exact even over pages that already
+   * hold later inserts (a page the cache wrote back before its shard was materialized), where a
+   * test would answer "seen" and skip the count.
+   */
+  @Override
+  public void redo(int op, long h1, long h2) {
+    int last = slices.length - 1;
+    switch (op) {
+      case InsertLog.INSERT -> {
+        slices[last].add(h1, h2);
+        header.inserts++;
+        presented(last);
+      }
+      case InsertLog.PRESENT -> presented(last);
+      default -> throw new IllegalStateException("a scalable filter logs inserts and presents only; got op " + op);
+    }
   }
 
   @Override

@@ -75,6 +75,8 @@ public final class StableBloomFilter implements DedupFilter {
   /** Sink of the batch's touching loads (its value means nothing). */
   long touched;
 
+  private InsertLog log;
+
   private long cachedAt = -1;
   private double cachedFpr;
   private double cachedFill;
@@ -112,6 +114,9 @@ public final class StableBloomFilter implements DedupFilter {
     insert(page, base, h1, h2);
     store.markDirty(pageId);
     header.inserts++;
+    if (log != null) {
+      log.insert(h1, h2);
+    }
     return false;
   }
 
@@ -132,6 +137,26 @@ public final class StableBloomFilter implements DedupFilter {
     insert(page, base, h1, h2);
     store.markDirty(pageId);
     header.inserts++;
+    if (log != null) {
+      log.insert(h1, h2);
+    }
+  }
+
+  @Override
+  public void logTo(InsertLog log) {
+    this.log = log;
+  }
+
+  /** An insert is an unseen element's insert: decay with the counter, set, count (as {@link #add}). */
+  @Override
+  public void redo(int op, long h1, long h2) {
+    if (op != InsertLog.INSERT) {
+      throw new IllegalStateException("a stable filter logs inserts only; got op " + op);
+    }
+    InsertLog l = log;
+    log = null;
+    add(h1, h2);
+    log = l;
   }
 
   /**

@@ -80,6 +80,22 @@ class SerializerGoldenTest {
     return new long[][] {zero, ones, pattern};
   }
 
+  /** Insert log chunks: empty, inserts only, and every escape (an insert whose h1 is the escape, present, advance). */
+  static InsertLog[] insertLogs() {
+    InsertLog empty = new InsertLog();
+    InsertLog inserts = new InsertLog();
+    for (int i = 0; i < 5; i++) {
+      inserts.insert(Keys.h1(3, i), Keys.h2(3, i));
+    }
+    InsertLog escapes = new InsertLog();
+    escapes.insert(1, 2);
+    escapes.insert(InsertLog.ESCAPE, -1);
+    escapes.present(Keys.h1(4, 1), Keys.h2(4, 1));
+    escapes.advance(123_456_789L);
+    escapes.advance(-5);
+    return new InsertLog[] {empty, inserts, escapes};
+  }
+
   static byte[] resource(String name) throws IOException {
     return FilterFormatTest.resource(name);
   }
@@ -125,6 +141,26 @@ class SerializerGoldenTest {
         snapshot(FilterHeaderSerializer.forSpec(FilterSpec.scalable(0.01, 1000, 2, 0.5, 1 << 20))));
     assertEquals(4, FilterHeaderSerializer.forSpec(GoldenFilters.AGED_SPEC).layoutVersion());
     assertArrayEquals(resource("filter-header-serializer-snapshot-v4"), snapshot(FilterHeaderSerializer.INSTANCE));
+  }
+
+  @Test
+  void insertLogSerializerV1() throws IOException {
+    check(InsertLogSerializer.INSTANCE, "insert-log-serializer", 1, true, insertLogs());
+  }
+
+  /** A job with insert logs declares the layout an older build refuses; this build reads it. */
+  @Test
+  void loggedJobsDeclareTheLoggedLayout() throws IOException {
+    FilterHeaderSerializer logged = FilterHeaderSerializer.forSpec(FilterSpec.stable(0.01, 1 << 20, 3), true);
+    assertEquals(FilterHeaderSerializer.LOGGED_LAYOUT_VERSION, logged.layoutVersion());
+    assertEquals(5, FilterHeaderSerializer.LOGGED_LAYOUT_VERSION);
+    TypeSerializerSnapshot<FilterHeader> old = TypeSerializerSnapshot.readVersionedSnapshot(
+        new DataInputDeserializer(snapshot(logged)), getClass().getClassLoader());
+    assertTrue(FilterHeaderSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(old)
+        .isCompatibleAsIs());
+    assertTrue(logged.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAsIs());
+    assertEquals(logged, old.restoreSerializer());
+    assertArrayEquals(resource("filter-header-serializer-snapshot-v5"), snapshot(logged));
   }
 
   @Test
@@ -201,6 +237,10 @@ class SerializerGoldenTest {
     int header = FilterHeader.FORMAT_VERSION;
     Files.write(dir.resolve("filter-header-serializer-snapshot-v" + header), snapshot(FilterHeaderSerializer.INSTANCE));
     Files.write(dir.resolve("filter-header-serializer-data-v" + header), data(FilterHeaderSerializer.INSTANCE, headers()));
+    Files.write(dir.resolve("insert-log-serializer-snapshot-v1"), snapshot(InsertLogSerializer.INSTANCE));
+    Files.write(dir.resolve("insert-log-serializer-data-v1"), data(InsertLogSerializer.INSTANCE, insertLogs()));
+    Files.write(dir.resolve("filter-header-serializer-snapshot-v5"),
+        snapshot(FilterHeaderSerializer.forSpec(GoldenFilters.AGED_SPEC, true)));
     Files.write(dir.resolve("page-serializer-snapshot-v1"), snapshot(PageSerializer.INSTANCE));
     Files.write(dir.resolve("page-serializer-data-v1"), data(PageSerializer.INSTANCE, pages()));
   }

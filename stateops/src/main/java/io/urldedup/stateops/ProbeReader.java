@@ -5,12 +5,11 @@ import io.urldedup.state.FilterHeader;
 import io.urldedup.state.Filters;
 import io.urldedup.state.ScalableBloomFilter;
 import java.util.HashMap;
-import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.util.Collector;
 
 /**
  * Answers "seen?" for hashed URLs with the shard's stored filter, read-only (the filter's own
- * {@code mightContain} over {@link ReadOnlyPages}). Every shard in state also reports its seed
+ * {@code mightContain} over {@link ReplayedPages}). Every shard in state also reports its seed
  * fingerprint, so the caller refuses a seed the state was not written with.
  */
 final class ProbeReader extends FilterShardReader<ProbeAnswer> {
@@ -25,13 +24,13 @@ final class ProbeReader extends FilterShardReader<ProbeAnswer> {
   }
 
   @Override
-  void read(int shard, FilterHeader h, MapState<Long, long[]> pages, Collector<ProbeAnswer> out) {
+  void read(int shard, FilterHeader h, ReplayedPages pages, Collector<ProbeAnswer> out) {
     out.collect(ProbeAnswer.mapping(shard, h.mapping()));
     long[] q = queries.get(shard);
     if (q == null) {
       return;
     }
-    DedupFilter f = Filters.open(h, new ReadOnlyPages(pages));
+    DedupFilter f = Filters.open(h, pages);
     ScalableBloomFilter scalable = f instanceof ScalableBloomFilter s ? s : null;
     for (int i = 0; i < q.length; i += 3) {
       int slice = scalable != null ? scalable.sliceContaining(q[i + 1], q[i + 2]) : -1;

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.util.Collector;
 
 /**
@@ -57,8 +56,10 @@ public class ShardDump {
     private static final long serialVersionUID = 1L;
 
     @Override
-    void read(int shard, FilterHeader header, MapState<Long, long[]> pages, Collector<ShardDump> out) throws Exception {
-      out.collect(ShardDump.of(shard, header, pages.entries()));
+    void read(int shard, FilterHeader header, ReplayedPages pages, Collector<ShardDump> out) throws Exception {
+      TreeMap<Long, long[]> all = new TreeMap<>();
+      pages.forEach(all::put);
+      out.collect(ShardDump.of(shard, header, all.entrySet()));
     }
   }
 }

@@ -1,0 +1,33 @@
+package io.urldedup.operators;
+
+import java.io.Serializable;
+
+/**
+ * How the dedup operator checkpoints its shards (runtime settings: they change what a checkpoint
+ * writes, never what the filters decide, so they are not checked against restored state).
+ *
+ * @param materializeEvery every this many checkpoints (by checkpoint id) each shard changed since
+ *     its pages were last written has its pages and header written and its insert log dropped; at
+ *     the other checkpoints only the shards' new insert log chunks are written (16 B per new URL).
+ *     1: every checkpoint writes the changed pages and headers and no log exists (the state layout
+ *     of builds before insert logs).
+ */
+public record DedupSettings(int materializeEvery) implements Serializable {
+
+  public static final int MAX_MATERIALIZE_EVERY = 1000;
+
+  /** Today's layout: pages and headers at every checkpoint. */
+  public static final DedupSettings DEFAULT = new DedupSettings(1);
+
+  public DedupSettings {
+    if (materializeEvery < 1 || materializeEvery > MAX_MATERIALIZE_EVERY) {
+      throw new IllegalArgumentException("--materialize-every takes 1 to " + MAX_MATERIALIZE_EVERY
+          + " checkpoints; got " + materializeEvery);
+    }
+  }
+
+  /** Whether shards keep insert logs between materializations. */
+  public boolean logged() {
+    return materializeEvery > 1;
+  }
+}

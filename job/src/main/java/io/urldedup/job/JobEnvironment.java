@@ -33,6 +33,7 @@ public final class JobEnvironment {
     conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
     if (c.stateBackend == JobConfig.StateBackend.ROCKSDB) {
       conf.set(RocksDBOptions.OPTIONS_FACTORY, PageStateRocksDBOptions.class.getName());
+      conf.set(PageStateRocksDBOptions.MATERIALIZE_EVERY, c.materializeEvery);
     }
     if (c.checkpointInterval != null) {
       conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, c.checkpointInterval);

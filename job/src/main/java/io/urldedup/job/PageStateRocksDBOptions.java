@@ -1,6 +1,10 @@
 package io.urldedup.job;
 
 import java.util.Collection;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.state.rocksdb.ConfigurableRocksDBOptionsFactory;
 import org.apache.flink.state.rocksdb.RocksDBOptionsFactory;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
@@ -23,13 +27,38 @@ import org.rocksdb.DBOptions;
  * few and rewritten anyway; state whose keys are written once (an exact {@code ValueState} per URL)
  * would rather keep the default, since it would rewrite its large L1 at every checkpoint for no
  * gain.
+ *
+ * <p>With insert logs ({@code --materialize-every N} above 1) the opposite: a checkpoint between
+ * epochs writes only log chunks, one small L0 file, and a compaction then would merge them into a
+ * log L1 that grows until the next epoch and is uploaded whole each time. The operator compacts
+ * the filter's state itself right after each epoch ({@code StateCompactor}), so the automatic
+ * trigger is set above the L0 files an epoch's N checkpoints leave, with margin for extra flushes:
+ * 2N + 4, and the write slowdown and stop triggers (RocksDB's 20 and 36) at least 2x and 4x that,
+ * so that the files waiting for the epoch never throttle writes.
  */
-public final class PageStateRocksDBOptions implements RocksDBOptionsFactory {
+public final class PageStateRocksDBOptions implements ConfigurableRocksDBOptionsFactory {
 
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
-  /** RocksDB's {@code level0_file_num_compaction_trigger} for the filter pages. */
+  /** RocksDB's {@code level0_file_num_compaction_trigger} for the filter pages without insert logs. */
   public static final int L0_COMPACTION_TRIGGER = 1;
+
+  /** The job's {@code --materialize-every}, set by {@link JobEnvironment} for this factory. */
+  public static final ConfigOption<Integer> MATERIALIZE_EVERY = ConfigOptions.key("urldedup.materialize-every")
+      .intType().defaultValue(1).withDescription("the job's --materialize-every");
+
+  private int materializeEvery = 1;
+
+  @Override
+  public RocksDBOptionsFactory configure(ReadableConfig configuration) {
+    materializeEvery = configuration.get(MATERIALIZE_EVERY);
+    return this;
+  }
+
+  /** The automatic L0 compaction trigger: 1 without logs, 2N + 4 with. */
+  int compactionTrigger() {
+    return materializeEvery == 1 ? L0_COMPACTION_TRIGGER : 2 * materializeEvery + 4;
+  }
 
   @Override
   public DBOptions createDBOptions(DBOptions current, Collection<AutoCloseable> handlesToClose) {
@@ -39,6 +68,12 @@ public final class PageStateRocksDBOptions implements RocksDBOptionsFactory {
   @Override
   public ColumnFamilyOptions createColumnOptions(
       ColumnFamilyOptions current, Collection<AutoCloseable> handlesToClose) {
-    return current.setLevel0FileNumCompactionTrigger(L0_COMPACTION_TRIGGER);
+    int trigger = compactionTrigger();
+    current.setLevel0FileNumCompactionTrigger(trigger);
+    if (materializeEvery > 1) {
+      current.setLevel0SlowdownWritesTrigger(Math.max(current.level0SlowdownWritesTrigger(), 2 * trigger));
+      current.setLevel0StopWritesTrigger(Math.max(current.level0StopWritesTrigger(), 4 * trigger));
+    }
+    return current;
   }
 }

@@ -21,9 +21,28 @@ import org.rocksdb.RocksDB;
 /** The job's RocksDB options reach the backend Flink loads from the job's configuration. */
 class PageStateRocksDBOptionsTest {
 
-  private static Configuration conf(String backend) {
-    return JobEnvironment.configuration(JobConfig.parse(
-        new String[] {"--input", "x", "--output", "-", "--state-backend", backend}, Map.of()));
+  private static Configuration conf(String backend, String... more) {
+    List<String> args = new ArrayList<>(List.of("--input", "x", "--output", "-", "--state-backend", backend));
+    args.addAll(List.of(more));
+    return JobEnvironment.configuration(JobConfig.parse(args.toArray(new String[0]), Map.of()));
+  }
+
+  /**
+   * With insert logs the automatic trigger sits above the N checkpoints' L0 files between epochs
+   * (2N + 4), and writes are never throttled before it (slowdown and stop at least 2x and 4x).
+   */
+  @Test
+  void withInsertLogsL0WaitsForTheEpoch() throws Exception {
+    StateBackend loaded = StateBackendLoader.loadStateBackendFromConfig(
+        conf("rocksdb", "--materialize-every", "10"), getClass().getClassLoader(), null);
+    RocksDBOptionsFactory factory = ((EmbeddedRocksDBStateBackend) loaded).getRocksDBOptions();
+    RocksDB.loadLibrary();
+    List<AutoCloseable> handles = new ArrayList<>();
+    try (ColumnFamilyOptions cf = factory.createColumnOptions(new ColumnFamilyOptions(), handles)) {
+      assertEquals(24, cf.level0FileNumCompactionTrigger());
+      assertEquals(48, cf.level0SlowdownWritesTrigger());
+      assertEquals(96, cf.level0StopWritesTrigger());
+    }
   }
 
   @Test

@@ -197,7 +197,7 @@ public final class ScaleBench {
     DataStream<RawRecord> source = env.fromSource(generator, WatermarkStrategy.noWatermarks(), sourceUid)
         .uid(sourceUid).setParallelism(parallelism);
     DedupPipeline.build(source, sink, null, config.perShardSpec(), config.decodeConfig(),
-        config.cachePages(), config.allowCanonicalizationChange);
+        config.cachePages(), config.allowCanonicalizationChange, null, false, config.dedupSettings());
     StreamGraph g = env.getStreamGraph();
     g.setJobName("scalebench-" + sourceUid);
     return g;
@@ -317,19 +317,10 @@ public final class ScaleBench {
       r.put("steadyNewUrlsPerInterval", Math.round(newPerInterval));
       if (latest != null) {
         // issue 23's bound: 16 B x new URLs of the interval + filter bytes / N
-        double bound = 16 * newPerInterval + (double) latest.getStateSize() / materializeEvery(config);
+        double bound = 16 * newPerInterval + (double) latest.getStateSize() / config.materializeEvery;
         r.put("steadyBoundBytes", Math.round(bound));
         r.put("steadyMeanOverBound", String.format(Locale.ROOT, "%.3f", mean / bound));
       }
-    }
-  }
-
-  /** The job's {@code --materialize-every}, 1 (every checkpoint) where the build has no such flag. */
-  private static int materializeEvery(JobConfig config) {
-    try {
-      return ((Number) JobConfig.class.getField("materializeEvery").get(config)).intValue();
-    } catch (ReflectiveOperationException e) {
-      return 1;
     }
   }
 

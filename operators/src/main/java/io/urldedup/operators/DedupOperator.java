@@ -14,6 +14,7 @@ import io.urldedup.state.PageSerializer;
 import io.urldedup.state.StableHolding;
 import io.urldedup.state.PageStore;
 import io.urldedup.state.UrlMapping;
+import java.util.List;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -181,6 +182,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private transient boolean logging;
   /** The operator's own write-backs (materializations), as opposed to the cache's evictions. */
   private transient boolean materializing;
+  /** Compacts the filter's state after an epoch (RocksDB, logged state only). */
+  private transient StateCompactor compactor;
   /** {@link #SPILL_BYTES} in words; tests lower it. */
   transient int spillWords;
   /** Chunks written because a shard's log passed {@link #spillWords} (tests). */
@@ -261,6 +264,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       logState = context.getKeyedStateStore().getMapState(logDescriptor());
     }
     copyState = !getKeyedStateBackend().isSafeToReuseKVState();
+    if (logState != null) {
+      compactor = new StateCompactor(getKeyedStateBackend(), List.of(headerDescriptor, pagesDescriptor(), logDescriptor()));
+    }
     spillWords = SPILL_BYTES / InsertLog.WORD_BYTES;
     if (context.isRestored()) {
       checkRestoredHeaders();
@@ -636,6 +642,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private void checkpoint(long checkpointId) throws Exception {
     if (logState == null || checkpointId % settings.materializeEvery() == 0) {
       flush();
+      if (compactor != null && checkpointId % settings.materializeEvery() == 0) {
+        compactor.compact();
+      }
       return;
     }
     if (cache == null) {

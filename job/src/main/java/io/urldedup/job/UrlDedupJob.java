@@ -277,6 +277,14 @@ public final class UrlDedupJob {
       b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
           .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
     }
+    if (c.materializeEvery == 1) {
+      b.append("  checkpoints:      every checkpoint writes the pages its shards changed (--materialize-every 1)\n");
+    } else {
+      b.append("  checkpoints:      the inserts since the last (16 B each); every ").append(c.materializeEvery)
+          .append("th also the pages of the shards changed since: a restore replays at most ")
+          .append(c.materializeEvery).append(" intervals of inserts")
+          .append(c.rate > 0 ? " (below)" : " (plan --rate R: how many, and how long)").append('\n');
+    }
     if (c.rate > 0) {
       b.append(clusterShape(c).render());
     }
@@ -293,7 +301,7 @@ public final class UrlDedupJob {
     };
     double interval = (c.checkpointInterval != null ? c.checkpointInterval
         : JobConfig.CHECKPOINT_INTERVAL.parse(JobConfig.DEFAULT_CHECKPOINT_INTERVAL)).toMillis() / 1000.0;
-    return ClusterShape.of(c.rate, perShard * c.shards, 1, interval, c.maxParallelism());
+    return ClusterShape.of(c.rate, perShard * c.shards, c.materializeEvery, interval, c.maxParallelism());
   }
 
   private static int ceilDiv(int a, int b) {

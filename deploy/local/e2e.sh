@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end test on the real local stack (run by .ci/run). Bounded: gives up after $E2E_DEADLINE
-# seconds (default 330), always cleans up (trap), exits non-zero on any mismatch.
+# seconds (default 340), always cleans up (trap), exits non-zero on any mismatch.
 #
 #   1. a fresh stack of its own (deploy/local/.work/e2e, ports 29xxx: a developer's stack.sh stack on
 #      the default ports is left alone)

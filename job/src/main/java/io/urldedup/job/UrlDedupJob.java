@@ -31,7 +31,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import io.urldedup.operators.RawRecord;
 
 /**
- * {@code urldedup run | plan | version | help}. The same class is what {@code flink run} submits
+ * {@code urldedup run | plan | bootstrap | inspect | probe | version | help}. The same class is what {@code flink run} submits
  * (the word {@code run} is then optional).
  */
 public final class UrlDedupJob {

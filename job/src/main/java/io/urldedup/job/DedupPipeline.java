@@ -73,7 +73,7 @@ public final class DedupPipeline {
       FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
       GenerationTime time, boolean eventTimeFromJson) {
     return build(source, outSink, dlqSink, spec, decode, cachePages, allowCanonicalizationChange, time,
-        eventTimeFromJson, DedupSettings.DEFAULT);
+        eventTimeFromJson, DedupSettings.PAGES_AT_EVERY_CHECKPOINT);
   }
 
   /** @param settings how the dedup operator writes its shards at checkpoints ({@code --materialize-every}) */

@@ -280,7 +280,7 @@ public final class JobConfig {
           + " (at least " + (PageCacheSizing.MIN_BUDGET_BYTES >> 20) + "m).");
   public static final Option<Integer> MATERIALIZE_EVERY = Option.integer("materialize-every", "N", 1,
           DedupSettings.MAX_MATERIALIZE_EVERY)
-      .in(RUNTIME).defaultValue(Integer.toString(DedupSettings.DEFAULT.materializeEvery()))
+      .in(RUNTIME).defaultValue(Integer.toString(DedupSettings.PAGES_AT_EVERY_CHECKPOINT.materializeEvery()))
       .help("Every N-th checkpoint writes the filter pages each shard changed; the others write only"
           + " the inserts since (16 B per new URL), replayed on restore. 1: pages at every checkpoint, the"
           + " state layout of earlier builds (which refuse state written with N > 1).");

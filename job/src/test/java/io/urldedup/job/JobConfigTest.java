@@ -481,7 +481,7 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
     assertMessage(error("--input", "x", "--materialize-every", "0"), "--materialize-every", "from 1");
     assertMessage(error("--input", "x", "--materialize-every", "1001"), "--materialize-every", "to 1000");
-    assertEquals(io.urldedup.operators.DedupSettings.DEFAULT, parse("--input", "x").dedupSettings());
+    assertEquals(io.urldedup.operators.DedupSettings.PAGES_AT_EVERY_CHECKPOINT, parse("--input", "x").dedupSettings());
     assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
     assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");
     assertMessage(error(kafka("--transaction-timeout", "5s", "--checkpoint-interval", "10s")),

@@ -218,7 +218,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
    */
   public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange,
       GenerationTime time) {
-    this(spec, mapping, cachePages, allowCanonicalizationChange, time, DedupSettings.DEFAULT);
+    this(spec, mapping, cachePages, allowCanonicalizationChange, time, DedupSettings.PAGES_AT_EVERY_CHECKPOINT);
   }
 
   /** @param settings how checkpoints write the shards ({@link DedupSettings}) */

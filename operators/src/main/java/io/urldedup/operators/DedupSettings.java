@@ -16,8 +16,12 @@ public record DedupSettings(int materializeEvery) implements Serializable {
 
   public static final int MAX_MATERIALIZE_EVERY = 1000;
 
-  /** Today's layout: pages and headers at every checkpoint. */
-  public static final DedupSettings DEFAULT = new DedupSettings(1);
+  /**
+   * Pages and headers at every checkpoint, no insert log: the layout of builds before insert logs,
+   * and what an operator built without settings does. The job's default is its {@code
+   * --materialize-every} flag's.
+   */
+  public static final DedupSettings PAGES_AT_EVERY_CHECKPOINT = new DedupSettings(1);
 
   public DedupSettings {
     if (materializeEvery < 1 || materializeEvery > MAX_MATERIALIZE_EVERY) {

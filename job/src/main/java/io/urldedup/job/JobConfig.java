@@ -278,12 +278,19 @@ public final class JobConfig {
           + " the whole filter of the subtask's shards (stable --memory, scalable --max-memory), at most "
           + Math.round(PageCacheSizing.HEAP_SHARE * 100) + "% of the TaskManager heap over its slots"
           + " (at least " + (PageCacheSizing.MIN_BUDGET_BYTES >> 20) + "m).");
+  /**
+   * {@code --materialize-every}'s default: measured at 10^8 URLs (docs/scale/README.md), 10 keeps a
+   * checkpoint between epochs at the insert log alone and a restore's replay at 10 intervals of
+   * inserts (plan prints both for a given --rate).
+   */
+  static final int DEFAULT_MATERIALIZE_EVERY = 10;
   public static final Option<Integer> MATERIALIZE_EVERY = Option.integer("materialize-every", "N", 1,
           DedupSettings.MAX_MATERIALIZE_EVERY)
-      .in(RUNTIME).defaultValue(Integer.toString(DedupSettings.PAGES_AT_EVERY_CHECKPOINT.materializeEvery()))
+      .in(RUNTIME).defaultValue(Integer.toString(DEFAULT_MATERIALIZE_EVERY))
       .help("Every N-th checkpoint writes the filter pages each shard changed; the others write only"
-          + " the inserts since (16 B per new URL), replayed on restore. 1: pages at every checkpoint, the"
-          + " state layout of earlier builds (which refuse state written with N > 1).");
+          + " the inserts since (16 B per new URL), replayed on restore (at most N intervals of them)."
+          + " 1: pages at every checkpoint, the state layout of earlier builds (which refuse state"
+          + " written with N > 1).");
   public static final Option<String> JOB_NAME = Option.nonEmpty("job-name", "NAME").in(RUNTIME)
       .forCommands(RUN, BOOTSTRAP)
       .defaultValue("urldedup").help("Flink job name.");

@@ -481,7 +481,8 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
     assertMessage(error("--input", "x", "--materialize-every", "0"), "--materialize-every", "from 1");
     assertMessage(error("--input", "x", "--materialize-every", "1001"), "--materialize-every", "to 1000");
-    assertEquals(io.urldedup.operators.DedupSettings.PAGES_AT_EVERY_CHECKPOINT, parse("--input", "x").dedupSettings());
+    assertEquals(new io.urldedup.operators.DedupSettings(JobConfig.DEFAULT_MATERIALIZE_EVERY), parse("--input", "x").dedupSettings());
+    assertEquals(10, JobConfig.DEFAULT_MATERIALIZE_EVERY);
     assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
     assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");
     assertMessage(error(kafka("--transaction-timeout", "5s", "--checkpoint-interval", "10s")),

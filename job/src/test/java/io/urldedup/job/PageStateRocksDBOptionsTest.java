@@ -47,8 +47,9 @@ class PageStateRocksDBOptionsTest {
 
   @Test
   void rocksdbBackendLoadedFromTheJobConfigurationCompactsL0AtEveryFlush() throws Exception {
+    // without insert logs (--materialize-every 1): every checkpoint writes the changed pages
     StateBackend loaded = StateBackendLoader.loadStateBackendFromConfig(
-        conf("rocksdb"), getClass().getClassLoader(), null);
+        conf("rocksdb", "--materialize-every", "1"), getClass().getClassLoader(), null);
     EmbeddedRocksDBStateBackend rocks = assertInstanceOf(EmbeddedRocksDBStateBackend.class, loaded);
     RocksDBOptionsFactory factory = rocks.getRocksDBOptions();
     assertInstanceOf(PageStateRocksDBOptions.class, factory);

@@ -276,6 +276,8 @@ public final class ScaleBench {
     all.sort((a, b) -> Long.compare(a.getCheckpointId(), b.getCheckpointId()));
     long steadyBytes = 0;
     int steadyCount = 0;
+    long steadyFirstUrls = -1;
+    long steadyLastUrls = 0;
     long maxDuration = 0;
     int failed = 0;
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv, StandardCharsets.UTF_8))) {
@@ -296,6 +298,8 @@ public final class ScaleBench {
           if (steady && s.getTriggerTimestamp() >= steadyStart + 1000L * intervalSeconds(r)) {
             steadyBytes += s.getCheckpointedSize();
             steadyCount++;
+            steadyFirstUrls = steadyFirstUrls < 0 ? newUrls : steadyFirstUrls;
+            steadyLastUrls = newUrls;
           }
         }
       }
@@ -311,7 +315,8 @@ public final class ScaleBench {
     }
     if (steadyCount > 0) {
       double mean = (double) steadyBytes / steadyCount;
-      double newPerInterval = Double.parseDouble(r.get("steadyRate").toString()) * intervalSeconds(r);
+      // the new URLs the steady checkpoints covered, as sampled at their triggers
+      double newPerInterval = steadyCount < 2 ? 0 : (double) (steadyLastUrls - steadyFirstUrls) / (steadyCount - 1);
       r.put("steadyCheckpoints", steadyCount);
       r.put("steadyMeanCheckpointedBytes", Math.round(mean));
       r.put("steadyNewUrlsPerInterval", Math.round(newPerInterval));

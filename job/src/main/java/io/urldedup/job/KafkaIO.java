@@ -63,13 +63,7 @@ public final class KafkaIO {
   }
 
   public static KafkaSink<UrlRecord> outputSink(JobConfig c) {
-    return KafkaSink.<UrlRecord>builder()
-        .setKafkaProducerConfig(producerProperties(c))
-        .setBootstrapServers(c.bootstrapServers)
-        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-        .setTransactionalIdPrefix(c.transactionalIdPrefix + "-out")
-        .setRecordSerializer(new UrlSerializer(c.outputTopic))
-        .build();
+    return exactlyOnceSink(c, "-out", new UrlSerializer(c.outputTopic));
   }
 
   /** Null when {@code --dlq-topic none}: dead letters are then only counted. */
@@ -77,12 +71,22 @@ public final class KafkaIO {
     if (JobConfig.NONE.equalsIgnoreCase(c.dlqTopic)) {
       return null;
     }
-    return KafkaSink.<DeadLetter>builder()
+    return exactlyOnceSink(c, "-dlq", new DeadLetterSerializer(c.dlqTopic));
+  }
+
+  /**
+   * An exactly-once sink with the job's producer settings, transactional ids {@code
+   * --transactional-id-prefix} + {@code suffix}. Public for benchmark peers, which must write as
+   * the job writes.
+   */
+  public static <T> KafkaSink<T> exactlyOnceSink(JobConfig c, String suffix,
+      KafkaRecordSerializationSchema<T> serializer) {
+    return KafkaSink.<T>builder()
         .setKafkaProducerConfig(producerProperties(c))
         .setBootstrapServers(c.bootstrapServers)
         .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-        .setTransactionalIdPrefix(c.transactionalIdPrefix + "-dlq")
-        .setRecordSerializer(new DeadLetterSerializer(c.dlqTopic))
+        .setTransactionalIdPrefix(c.transactionalIdPrefix + suffix)
+        .setRecordSerializer(serializer)
         .build();
   }
 
@@ -139,7 +143,7 @@ public final class KafkaIO {
   }
 
   /** The output's headers: the input's, in order; null (none written) when there were none. */
-  static org.apache.kafka.common.header.internals.RecordHeaders toKafka(RecordHeaders h) {
+  public static org.apache.kafka.common.header.internals.RecordHeaders toKafka(RecordHeaders h) {
     if (h.size() == 0) {
       return null;
     }

@@ -10,6 +10,10 @@
 #        identity  Kafka source -> Kafka sink, exactly once (jobbench KafkaPeerJob --peer identity)
 #        exact     decode, keyBy URL, a flag per URL in RocksDB, Kafka sink (KafkaPeerJob --peer exact)
 #        scalable, stable   urldedup itself
+#        J-before (any of the four Flink jobs): the same before issue 24's changes: scalable-before
+#                  and stable-before run --before-jar JAR (a build of the earlier commit);
+#                  identity-before and exact-before run with the Kafka client's own defaults for
+#                  the five settings urldedup now sets (KafkaClientDefaults), by --kafka-properties
 #      Every Flink job gets the same flags: --state-backend rocksdb, --checkpoint-interval
 #      (--interval, default 10s), --parallelism (slots), --starting-offsets earliest, a fresh output
 #      topic, group and transactional-id prefix, and --kafka-properties FILE when given.
@@ -25,7 +29,7 @@
 #
 #   deploy/local/kafka-bench.sh [--records N] [--rounds R] [--jobs raw,identity,exact,scalable,stable]
 #       [--interval 10s] [--kafka-properties FILE] [--taskmanagers N --brokers B] [--jfr]
-#       [--job-args "..."]
+#       [--job-args "..."] [--before-jar JAR]
 #
 # --rounds R: every job R times (interleaved, so load drifts hit all alike); the table gives the
 # median of each column. --jfr: the TaskManager records a JFR profile (settings=profile) for the
@@ -45,6 +49,7 @@ INTERVAL=10s
 KPROPS=""
 JFR=0
 JOB_ARGS=""
+BEFORE_JAR=""
 UP_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -56,6 +61,7 @@ while [ $# -gt 0 ]; do
     --taskmanagers|--brokers) UP_ARGS+=("$1" "$2"); shift ;;
     --jfr) JFR=1 ;;
     --job-args) JOB_ARGS="$2"; shift ;;
+    --before-jar) BEFORE_JAR="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift ;;
     -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "kafka-bench.sh: unknown flag '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -64,8 +70,12 @@ done
 [[ "$RECORDS" =~ ^[1-9][0-9]*$ ]] || { echo "kafka-bench.sh: --records: accepted an integer >= 1, got '$RECORDS'" >&2; exit 2; }
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "kafka-bench.sh: --rounds: accepted an integer >= 1, got '$ROUNDS'" >&2; exit 2; }
 for j in ${JOBS//,/ }; do
-  case "$j" in raw|identity|exact|scalable|stable) ;; *)
-    echo "kafka-bench.sh: --jobs: accepted raw, identity, exact, scalable, stable; got '$j'" >&2; exit 2 ;; esac
+  case "$j" in raw|identity|exact|scalable|stable|identity-before|exact-before) ;;
+    scalable-before|stable-before)
+      [ -n "$BEFORE_JAR" ] || { echo "kafka-bench.sh: --jobs $j needs --before-jar JAR" >&2; exit 2; } ;;
+    *) echo "kafka-bench.sh: --jobs: accepted raw, identity, exact, scalable, stable, each of the last four" \
+         "with -before; got '$j'" >&2; exit 2 ;;
+  esac
 done
 
 BASE="${KAFKA_BENCH_PORT_BASE:-41000}"
@@ -111,6 +121,9 @@ end_offsets() {
 IN_COUNT="$(end_offsets "$INPUT_TOPIC")"
 say "produced $IN_COUNT records in $(secs_since "$t") s ($(du -m "$DATA/input.txt" | cut -f1) MB of lines)"
 [ "$IN_COUNT" = "$RECORDS" ] || { fail "input topic holds $IN_COUNT records, not $RECORDS"; exit 1; }
+# the Kafka client's own defaults of the settings KafkaClientDefaults sets (the -before peers)
+printf '%s\n' fetch.min.bytes=1 fetch.max.wait.ms=500 max.poll.records=500 linger.ms=5 batch.size=16384 \
+  >"$DATA/kafka-client-defaults.properties"
 
 # cpu_ticks PID: utime + stime (clock ticks); 0 when the process is gone
 cpu_ticks() { { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null || echo; } | awk '{ print ($12 + $13) + 0 }'; }
@@ -150,22 +163,28 @@ run_raw() {
 
 # run_flink JOB ROUND: submit, poll until all N are read, one more checkpoint, cancel.
 run_flink() {
-  local job="$1" round="$2" tag="$1-r$2" id out topic args=()
+  local job="${1%-before}" round="$2" tag="$1-r$2" id out topic args=() jar="$JOB_JAR" props="$KPROPS"
+  if [ "$1" != "$job" ]; then
+    case "$job" in
+      identity|exact) props="$DATA/kafka-client-defaults.properties" ;;
+      *) jar="$BEFORE_JAR" ;;
+    esac
+  fi
   topic="kafka-bench.out.$tag"
   create_topic "$topic" 4 || { fail "cannot create $topic"; return 0; }
   args=(--bootstrap-servers "$BOOTSTRAP" --input-topic "$INPUT_TOPIC" --output-topic "$topic"
     --dlq-topic "$DLQ_TOPIC" --group-id "kbench-$tag-$$" --transactional-id-prefix "kbench-$tag-$$"
     --checkpoint-dir "file://$WORK/flink/checkpoints" --state-backend rocksdb
     --checkpoint-interval "$INTERVAL" --starting-offsets earliest --parallelism "$SLOTS")
-  [ -z "$KPROPS" ] || args+=(--kafka-properties "$KPROPS")
+  [ -z "$props" ] || args+=(--kafka-properties "$props")
   # shellcheck disable=SC2206 # --job-args is a word list by design
   [ -z "$JOB_ARGS" ] || args+=($JOB_ARGS)
   case "$job" in
     identity|exact)
-      out="$(flink_cli run -d -c io.urldedup.jobbench.KafkaPeerJob -C "file://$JOBBENCH_JAR" "$JOB_JAR" \
+      out="$(flink_cli run -d -c io.urldedup.jobbench.KafkaPeerJob -C "file://$JOBBENCH_JAR" "$jar" \
         --peer "$job" "${args[@]}" 2>&1)" || { echo "$out" >&2; fail "$tag: submission failed"; return 0; } ;;
     *)
-      out="$(flink_cli run -d "$JOB_JAR" run --filter "$job" "${args[@]}" 2>&1)" \
+      out="$(flink_cli run -d "$jar" run --filter "$job" "${args[@]}" 2>&1)" \
         || { echo "$out" >&2; fail "$tag: submission failed"; return 0; } ;;
   esac
   id="$(echo "$out" | grep -oE 'JobID [0-9a-f]{32}' | awk '{print $2}' | tail -n1)"
@@ -194,7 +213,7 @@ run_flink() {
   curl -fsS --max-time 5 -X PATCH "$(flink_rest)/jobs/$id?mode=cancel" >/dev/null 2>&1 || true
   local i; for i in $(seq 1 100); do [ "$(job_state "$id" 2>/dev/null)" = CANCELED ] && break; sleep 0.3; done
   JOB_ID=""
-  awk -F'\t' -v n="$RECORDS" -v job="$job" -v r="$round" -v us="$TICK_US" -v cks="$cks" '
+  awk -F'\t' -v n="$RECORDS" -v job="$1" -v r="$round" -v us="$TICK_US" -v cks="$cks" '
     function at(x, col,   i) {   # column col interpolated at the first crossing of count x
       for (i = 2; i <= k; i++) if (cnt[i] >= x) {
         f = (cnt[i] == cnt[i-1]) ? 1 : (x - cnt[i-1]) / (cnt[i] - cnt[i-1])
@@ -228,7 +247,7 @@ LOAD_END="$(load_now)"
 {
   echo "kafka-bench: $RECORDS records, 4 partitions, rounds $ROUNDS, interval $INTERVAL, slots $SLOTS," \
     "shape ${STACK_BROKERS} broker(s) x ${TM_COUNT} TaskManager(s); load at end $LOAD_END;" \
-    "kafka-properties ${KPROPS:-none}; job jar $JOB_JAR"
+    "kafka-properties ${KPROPS:-none}; job jar $JOB_JAR; before jar ${BEFORE_JAR:-none}"
   echo
   echo "| job | records/s (5-95%) | first-last | broker us/rec | TM us/rec | JM us/rec | consumer us/rec | checkpoints | last ckpt |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -242,11 +261,14 @@ LOAD_END="$(load_now)"
         printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", j, med(3),
           (med(4) == "-" ? "-" : sprintf("%d", med(4))), med(5), med(6), med(7), med(8), med(9), med(10) }' "$RESULTS"
   done
-  awk -F'\t' 'NR > 1 && $3 != "incomplete" { s[$1] += $3; n[$1]++ }
-    END { if (n["raw"] && n["scalable"]) printf "\nscalable / raw consumer %.2f", (s["scalable"] / n["scalable"]) / (s["raw"] / n["raw"])
-      if (n["identity"] && n["scalable"]) printf "; scalable / identity %.2f", (s["scalable"] / n["scalable"]) / (s["identity"] / n["identity"])
-      if (n["identity"] && n["stable"]) printf "; stable / identity %.2f", (s["stable"] / n["stable"]) / (s["identity"] / n["identity"])
-      if (n["raw"] && n["identity"]) printf "; identity / raw consumer %.2f", (s["identity"] / n["identity"]) / (s["raw"] / n["raw"])
-      print "" }' "$RESULTS"
+  # each job's mean records/s against the raw consumer's and against its identity peer's (the
+  # -before jobs against identity-before)
+  awk -F'\t' 'NR > 1 && $3 != "incomplete" { if (!($1 in n)) o[++k] = $1; s[$1] += $3; n[$1]++ }
+    END { print ""; for (i = 1; i <= k; i++) { j = o[i]; if (j == "raw") continue
+        m = s[j] / n[j]; line = j ":"
+        if (n["raw"]) line = line sprintf(" %.2f x raw consumer", m / (s["raw"] / n["raw"]))
+        id = (j ~ /-before$/) ? "identity-before" : "identity"
+        if (n[id] && j != id) line = line sprintf(", %.2f x %s", m / (s[id] / n[id]), id)
+        print "- " line } }' "$RESULTS"
   echo "(ratios of mean records/s; per-run rows: $RESULTS)"
 } | tee "$WORK/report.md"

@@ -25,6 +25,14 @@ export URLDEDUP_STACK_DIR="$HERE/.work/e2e"
 export KAFKA_PORT="${E2E_KAFKA_PORT:-29092}" CONTROLLER_PORT="${E2E_CONTROLLER_PORT:-29093}"
 export FLINK_REST_PORT="${E2E_FLINK_REST_PORT:-28081}" FLINK_RPC_PORT="${E2E_FLINK_RPC_PORT:-26123}"
 export PROM_JM_PORT="${E2E_PROM_JM_PORT:-29249}" PROM_TM_PORT="${E2E_PROM_TM_PORT:-29250}"
+# E2E_PORT_BASE=B: every port at B+xx instead (faults-lib.sh's layout, TaskManager RPC and blob
+# ranges included), for a run beside another e2e.sh
+if [ -n "${E2E_PORT_BASE:-}" ]; then
+  export KAFKA_PORT=$(( E2E_PORT_BASE + 92 )) CONTROLLER_PORT=$(( E2E_PORT_BASE + 93 ))
+  export FLINK_REST_PORT=$(( E2E_PORT_BASE + 81 )) FLINK_RPC_PORT=$(( E2E_PORT_BASE + 23 ))
+  export PROM_JM_PORT=$(( E2E_PORT_BASE + 49 )) PROM_TM_PORT=$(( E2E_PORT_BASE + 50 ))
+  export TM_RPC_PORT=$(( E2E_PORT_BASE + 200 )) BLOB_PORT=$(( E2E_PORT_BASE + 130 ))
+fi
 export INPUT_TOPIC=e2e.in OUTPUT_TOPIC=e2e.out DLQ_TOPIC=e2e.dlq GROUP_ID=urldedup-e2e
 LINES="${E2E_LINES:-20000}"
 DEADLINE_SECS="${E2E_DEADLINE:-340}"

@@ -91,6 +91,11 @@ else
   REL_DEADLINE="${FAULTS_DEADLINE:-2400}"; BASE=31000
 fi
 [ "$FILTER" = stable ] && BASE=$(( BASE + 1000 ))
+# FAULTS_PORT_BASE=B: this run's ports at B+xx (TaskManager RPC and blob ranges too), beside others
+if [ -n "${FAULTS_PORT_BASE:-}" ]; then
+  BASE="$FAULTS_PORT_BASE"
+  export TM_RPC_PORT=$(( BASE + 200 )) BLOB_PORT=$(( BASE + 130 ))
+fi
 export REL_DEADLINE
 rel_init "$NAME" "$BASE"
 

@@ -54,6 +54,12 @@ DLQ_TOPIC="${DLQ_TOPIC:-urldedup.dlq}"
 GROUP_ID="${GROUP_ID:-urldedup}"
 JOB_JAR="${JOB_JAR:-$REPO/job/target/urldedup-job.jar}"
 ZK_PORT="${ZK_PORT:-$(( FLINK_RPC_PORT - 2 ))}"
+# the single-TaskManager shape's RPC port range (TM_RPC_PORT..+40) and blob server range
+# (BLOB_PORT..+10); the larger shapes take free ports
+TM_RPC_PORT="${TM_RPC_PORT:-16200}"
+BLOB_PORT="${BLOB_PORT:-16130}"
+# extra JVM flags of the TaskManagers (e.g. a JFR recording: kafka-bench.sh --jfr)
+TM_JAVA_OPTS="${TM_JAVA_OPTS:-}"
 
 # ---------------------------------------------------------------- shape
 # The environment wins over the shape file an earlier `up` wrote; `up`'s flags win over both.
@@ -434,7 +440,7 @@ taskmanager:
   host: 127.0.0.1
   bind-host: 127.0.0.1
   rpc:
-    port: 16200-16240
+    port: $TM_RPC_PORT-$(( TM_RPC_PORT + 40 ))
   data:
     port: 0
   numberOfTaskSlots: $TM_SLOTS
@@ -443,7 +449,7 @@ taskmanager:
       size: $tm_memory
 blob:
   server:
-    port: 16130-16140
+    port: $BLOB_PORT-$(( BLOB_PORT + 10 ))
 rest:
   address: 127.0.0.1
   bind-address: 127.0.0.1
@@ -484,7 +490,8 @@ EOF
     # several TaskManagers (and restarted JobManagers) take free ports: no fixed range to share
     # with other stacks, and a restarted process never reuses the address of the one killed
     # (Pekko keeps a quarantined association to it, see flink_up)
-    sed -i -e '/^  rpc:$/{n;s/^    port: 16200-16240$/    port: 0/}' -e 's/^    port: 16130-16140$/    port: 0/' \
+    sed -i -e '/^  rpc:$/{n;s/^    port: '"$TM_RPC_PORT-$(( TM_RPC_PORT + 40 ))"'$/    port: 0/}' \
+      -e 's/^    port: '"$BLOB_PORT-$(( BLOB_PORT + 10 ))"'$/    port: 0/' \
       "$CONF/flink/config.yaml"
   fi
   if [ "$STACK_HA" = 1 ]; then
@@ -617,12 +624,12 @@ flink_up() {
       local starts=0
       [ -f "$WORK/flink/tm-starts" ] && starts="$(cat "$WORK/flink/tm-starts")"
       echo $(( starts + 1 )) >"$WORK/flink/tm-starts"
-      rpc=(-D "taskmanager.rpc.port=$(( 16200 + starts % 20 ))-16240")
+      rpc=(-D "taskmanager.rpc.port=$(( TM_RPC_PORT + starts % 20 ))-$(( TM_RPC_PORT + 40 ))")
     fi
     log "starting flink $name ($TM_SLOTS slot(s), Prometheus http://127.0.0.1:$(tm_prom_port "$name")/metrics)"
     offsets+=("$(stat -c %s "$LOGS/$name.log" 2>/dev/null || echo 0)")
     # shellcheck disable=SC2086
-    start "$name" $jvm $FLINK_OPENS -Dlog.file="$LOGS/$name.log" \
+    start "$name" $jvm $FLINK_OPENS $TM_JAVA_OPTS -Dlog.file="$LOGS/$name.log" \
       -Dlog4j.configurationFile="file:$CONF/flink/log4j.properties" \
       -cp "$(flink_cp)" org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
       --configDir "$CONF/flink" -D "metrics.reporter.prom.port=$(tm_prom_port "$name")" \

@@ -126,8 +126,9 @@ public final class JobConfig {
   public static final Option<String> GROUP_ID = Option.nonEmpty("group-id", "ID").in(KAFKA).defaultValue("urldedup")
       .help("Consumer group (offsets are committed at checkpoints).");
   public static final Option<String> KAFKA_PROPERTIES = Option.string("kafka-properties", "FILE").in(KAFKA)
-      .help("Java properties applied to source, sink and DLQ clients (security.protocol, sasl.*, ssl.*)."
-          + " Values are never logged.");
+      .help("Java properties applied to source, sink and DLQ clients (security.protocol, sasl.*, ssl.*);"
+          + " they override urldedup's throughput defaults (README, Kafka client defaults). Values are"
+          + " never logged.");
   public static final Option<StartingOffsets> STARTING_OFFSETS =
       Option.choice("starting-offsets", StartingOffsets.class).in(KAFKA).defaultValue("committed")
           .help("Where a fresh job starts; 'committed' falls back to earliest. A restore from a"

@@ -46,7 +46,7 @@ public final class KafkaIO {
       case COMMITTED -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
     };
     return KafkaSource.<RawRecord>builder()
-        .setProperties(clientProperties(c))
+        .setProperties(consumerProperties(c))
         .setBootstrapServers(c.bootstrapServers)
         .setTopics(c.inputTopics)
         .setGroupId(c.groupId)
@@ -63,13 +63,7 @@ public final class KafkaIO {
   }
 
   public static KafkaSink<UrlRecord> outputSink(JobConfig c) {
-    return KafkaSink.<UrlRecord>builder()
-        .setKafkaProducerConfig(producerProperties(c))
-        .setBootstrapServers(c.bootstrapServers)
-        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-        .setTransactionalIdPrefix(c.transactionalIdPrefix + "-out")
-        .setRecordSerializer(new UrlSerializer(c.outputTopic))
-        .build();
+    return exactlyOnceSink(c, "-out", new UrlSerializer(c.outputTopic));
   }
 
   /** Null when {@code --dlq-topic none}: dead letters are then only counted. */
@@ -77,12 +71,22 @@ public final class KafkaIO {
     if (JobConfig.NONE.equalsIgnoreCase(c.dlqTopic)) {
       return null;
     }
-    return KafkaSink.<DeadLetter>builder()
+    return exactlyOnceSink(c, "-dlq", new DeadLetterSerializer(c.dlqTopic));
+  }
+
+  /**
+   * An exactly-once sink with the job's producer settings, transactional ids {@code
+   * --transactional-id-prefix} + {@code suffix}. Public for benchmark peers, which must write as
+   * the job writes.
+   */
+  public static <T> KafkaSink<T> exactlyOnceSink(JobConfig c, String suffix,
+      KafkaRecordSerializationSchema<T> serializer) {
+    return KafkaSink.<T>builder()
         .setKafkaProducerConfig(producerProperties(c))
         .setBootstrapServers(c.bootstrapServers)
         .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-        .setTransactionalIdPrefix(c.transactionalIdPrefix + "-dlq")
-        .setRecordSerializer(new DeadLetterSerializer(c.dlqTopic))
+        .setTransactionalIdPrefix(c.transactionalIdPrefix + suffix)
+        .setRecordSerializer(serializer)
         .build();
   }
 
@@ -106,33 +110,43 @@ public final class KafkaIO {
     return p;
   }
 
-  private static Properties producerProperties(JobConfig c) {
-    Properties p = clientProperties(c);
+  /** The source's consumer settings: {@link KafkaClientDefaults#CONSUMER}, then the file's. */
+  static Properties consumerProperties(JobConfig c) {
+    return KafkaClientDefaults.with(KafkaClientDefaults.CONSUMER, clientProperties(c));
+  }
+
+  /** The sinks' producer settings: {@link KafkaClientDefaults#PRODUCER}, then the file's. */
+  static Properties producerProperties(JobConfig c) {
+    Properties p = KafkaClientDefaults.with(KafkaClientDefaults.PRODUCER, clientProperties(c));
     // The builder's default (1 h) exceeds the broker's transaction.max.timeout.ms (15 min):
     // every transaction would be refused and the job would restart forever.
     p.setProperty("transaction.timeout.ms", Long.toString(c.transactionTimeout.toMillis()));
     return p;
   }
 
-  static RecordHeaders toRecordHeaders(Iterable<Header> headers) {
-    int n = 0;
-    for (Header ignored : headers) {
-      n++;
-    }
-    if (n == 0) {
+  /**
+   * The consumed record's headers, not copied: the consumer hands each record over once and keeps
+   * no reference ({@link RecordHeaders#wrap}). No header, no allocation.
+   */
+  static RecordHeaders toRecordHeaders(org.apache.kafka.common.header.Headers headers) {
+    Header[] all = headers.toArray();
+    if (all.length == 0) {
       return RecordHeaders.EMPTY;
     }
-    String[] names = new String[n];
-    byte[][] values = new byte[n][];
-    int i = 0;
-    for (Header h : headers) {
-      names[i] = h.key();
-      values[i++] = h.value();
+    String[] names = new String[all.length];
+    byte[][] values = new byte[all.length][];
+    for (int i = 0; i < all.length; i++) {
+      names[i] = all[i].key();
+      values[i] = all[i].value();
     }
-    return RecordHeaders.of(names, values);
+    return RecordHeaders.wrap(names, values);
   }
 
-  static org.apache.kafka.common.header.internals.RecordHeaders toKafka(RecordHeaders h) {
+  /** The output's headers: the input's, in order; null (none written) when there were none. */
+  public static org.apache.kafka.common.header.internals.RecordHeaders toKafka(RecordHeaders h) {
+    if (h.size() == 0) {
+      return null;
+    }
     Header[] out = new Header[h.size()];
     for (int i = 0; i < h.size(); i++) {
       out[i] = new RecordHeader(h.name(i), h.value(i));
@@ -140,12 +154,15 @@ public final class KafkaIO {
     return new org.apache.kafka.common.header.internals.RecordHeaders(out);
   }
 
-  /** Keeps key, value, headers and the origin {@code topic-partition@offset}. */
+  /**
+   * Keeps key, value and headers as the consumer's deserializer made them (no further copy) and
+   * the origin {@code topic-partition@offset} as its parts, formatted only for a dead letter.
+   */
   static final class RawDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out) {
-      out.collect(new RawRecord(r.key(), r.value(), toRecordHeaders(r.headers()),
-          r.topic() + "-" + r.partition() + "@" + r.offset()));
+      out.collect(RawRecord.fromKafka(r.key(), r.value(), toRecordHeaders(r.headers()),
+          r.topic(), r.partition(), r.offset()));
     }
 
     @Override
@@ -179,6 +196,9 @@ public final class KafkaIO {
     @Override
     public ProducerRecord<byte[], byte[]> serialize(DeadLetter d, KafkaSinkContext ctx, Long timestamp) {
       org.apache.kafka.common.header.internals.RecordHeaders h = toKafka(d.headers);
+      if (h == null) {
+        h = new org.apache.kafka.common.header.internals.RecordHeaders();
+      }
       h.add(HEADER_REASON, d.reason.label().getBytes(StandardCharsets.UTF_8));
       h.add(HEADER_DETAIL, (d.detail == null ? "" : d.detail).getBytes(StandardCharsets.UTF_8));
       h.add(HEADER_ORIGIN, (d.origin == null ? "" : d.origin).getBytes(StandardCharsets.UTF_8));

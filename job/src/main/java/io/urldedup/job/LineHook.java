@@ -1,7 +1,6 @@
 package io.urldedup.job;
 
 import io.urldedup.operators.RawRecord;
-import io.urldedup.operators.RecordHeaders;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -29,6 +28,6 @@ public interface LineHook extends Serializable {
   /** Records with origin {@code name:line} and no headers. */
   static LineHook origins(String name) {
     return (buf, off, len, index) ->
-        new RawRecord(null, Arrays.copyOfRange(buf, off, off + len), RecordHeaders.EMPTY, name + ":" + (index + 1));
+        RawRecord.fromLine(Arrays.copyOfRange(buf, off, off + len), name, index + 1);
   }
 }

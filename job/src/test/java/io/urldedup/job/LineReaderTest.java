@@ -37,7 +37,7 @@ class LineReaderTest {
     LineReader r = new LineReader(in, 0, 0, false, Long.MAX_VALUE, LineHook.origins("t"));
     List<String> lines = new ArrayList<>();
     for (RawRecord rec; (rec = r.next()) != null; ) {
-      assertEquals("t:" + (lines.size() + 1), rec.origin);
+      assertEquals("t:" + (lines.size() + 1), rec.origin());
       lines.add(new String(rec.value, StandardCharsets.ISO_8859_1));
     }
     assertNull(r.next(), "stays at the end");
@@ -79,10 +79,10 @@ class LineReaderTest {
         assertEquals(MAX, r.next().value.length, "a line of exactly 1 MiB is whole");
         RawRecord cut = r.next();
         assertEquals(MAX + 1, cut.value.length);
-        assertEquals("t:2", cut.origin);
+        assertEquals("t:2", cut.origin());
         RawRecord next = r.next();
         assertEquals("http://next.example/", new String(next.value, StandardCharsets.US_ASCII));
-        assertEquals("t:3", next.origin);
+        assertEquals("t:3", next.origin());
         assertEquals(MAX + 1, r.next().value.length, "cut at the end of input");
         assertNull(r.next());
         assertEquals(4, r.lines());
@@ -118,7 +118,7 @@ class LineReaderTest {
       for (int i = at + 1; i < lines.size(); i++) {
         RawRecord rec = resumed.next();
         assertArrayEquals(ascii(lines.get(i)), rec.value, "resumed after " + at + ", line " + i);
-        assertEquals("t:" + (i + 1), rec.origin);
+        assertEquals("t:" + (i + 1), rec.origin());
       }
       assertNull(resumed.next(), "resumed after " + at);
     }
@@ -131,7 +131,7 @@ class LineReaderTest {
     LineReader r = new LineReader(new ByteArrayInputStream(rest), 2, 1, true, rest.length, LineHook.origins("t"));
     RawRecord b = r.next();
     assertEquals("b", new String(b.value, StandardCharsets.US_ASCII));
-    assertEquals("t:2", b.origin);
+    assertEquals("t:2", b.origin());
     assertNull(r.next());
   }
 

@@ -89,7 +89,7 @@ class LineSourceReaderTest {
     @Override
     public void collect(RawRecord r) {
       lines.add(new String(r.value, StandardCharsets.UTF_8));
-      origins.add(r.origin);
+      origins.add(r.origin());
     }
 
     @Override

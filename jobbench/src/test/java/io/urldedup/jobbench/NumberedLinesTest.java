@@ -33,7 +33,7 @@ class NumberedLinesTest {
     RawRecord r = hook.record(buf, 2, 17, 0x0102030405060708L);
     assertEquals(0x0102030405060708L, lineOf(r));
     assertArrayEquals("http://a.example/".getBytes(StandardCharsets.US_ASCII), r.value);
-    assertNull(r.origin);
+    assertNull(r.origin());
     buf[2] = 'X';
     assertEquals('h', r.value[0], "the record keeps its own copy");
     hook.snapshot(7, 42);

@@ -105,7 +105,7 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
           utf16Logged = true;
           LOG.warn("Record {} looks like UTF-16 text (a byte order mark, or NUL bytes in every other byte);"
               + " urldedup reads UTF-8, so such records are dead letters: convert the input (iconv -f UTF-16"
-              + " -t UTF-8). Later ones are only marked in their dead-letter detail.", in.origin);
+              + " -t UTF-8). Later ones are only marked in their dead-letter detail.", in.origin());
         }
       }
       reject(in, e.reason(), detail, ctx);
@@ -115,7 +115,7 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
       if (!failureLogged) {
         failureLogged = true;
         LOG.warn("Decoder failure on record {} (sent to dead letters as unparseable; later"
-            + " failures are only counted)", in.origin, e);
+            + " failures are only counted)", in.origin(), e);
       }
       reject(in, RejectReason.UNPARSEABLE, "decoder failure: " + e, ctx);
       return;
@@ -159,6 +159,6 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
     invalidBy[reason.ordinal()].inc();
     invalidByAcc[reason.ordinal()].add(1L);
     ctx.output(DEAD_LETTERS,
-        new DeadLetter(in.value, in.key, in.headers, reason, detail, in.origin));
+        new DeadLetter(in.value, in.key, in.headers, reason, detail, in.origin()));
   }
 }

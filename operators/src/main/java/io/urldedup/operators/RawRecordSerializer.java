@@ -22,7 +22,7 @@ public final class RawRecordSerializer extends RecordSerializer<RawRecord> {
     reuse.key = RecordIO.clone(from.key);
     reuse.value = RecordIO.clone(from.value);
     reuse.headers = from.headers;
-    reuse.origin = from.origin;
+    reuse.copyOrigin(from);
     return reuse;
   }
 
@@ -31,7 +31,7 @@ public final class RawRecordSerializer extends RecordSerializer<RawRecord> {
     RecordIO.writeBytes(r.key, out);
     RecordIO.writeBytes(r.value, out);
     RecordIO.writeHeaders(r.headers, out);
-    RecordIO.writeString(r.origin, out);
+    RecordIO.writeString(r.origin(), out);
   }
 
   @Override
@@ -39,7 +39,7 @@ public final class RawRecordSerializer extends RecordSerializer<RawRecord> {
     reuse.key = RecordIO.readBytes(in);
     reuse.value = RecordIO.readBytes(in);
     reuse.headers = RecordIO.readHeaders(in);
-    reuse.origin = RecordIO.readString(in);
+    reuse.origin(RecordIO.readString(in));
     return reuse;
   }
 

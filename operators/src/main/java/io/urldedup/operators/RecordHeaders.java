@@ -41,10 +41,11 @@ public final class RecordHeaders {
   }
 
   /**
-   * Headers over arrays nobody else holds (a deserializer's fresh arrays): not copied, where
-   * {@link #of} copies the arrays and every value once more, per record.
+   * Headers over arrays nobody else holds or modifies (a deserializer's fresh arrays, a consumed
+   * Kafka record's header values): not copied, where {@link #of} copies the arrays and every value
+   * once more, per record.
    */
-  static RecordHeaders wrap(String[] names, byte[][] values) {
+  public static RecordHeaders wrap(String[] names, byte[][] values) {
     return names.length == 0 ? EMPTY : new RecordHeaders(names, values);
   }
 

@@ -109,7 +109,7 @@ public final class BadInputCorpus {
     for (int i = 0; i < count; i++) {
       Case c = gens.get(i % gens.size()).make(r, p);
       RawRecord rec = c.record;
-      rec.origin = "corpus:" + i;
+      rec.origin("corpus:" + i);
       if (r.nextInt(4) == 0) {
         rec.key = ("k" + i).getBytes(UTF_8);
       }

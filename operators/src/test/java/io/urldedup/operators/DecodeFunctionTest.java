@@ -375,7 +375,7 @@ class DecodeFunctionTest {
     for (int i = 0; i < cases.size(); i++) {
       BadInputCorpus.Case k = cases.get(i);
       DeadLetter d = run.dead.get(i);
-      assertEquals(k.record.origin, d.origin);
+      assertEquals(k.record.origin(), d.origin);
       assertArrayEquals(k.record.value, d.value);
       if (k.expected != d.reason) {
         wrong.putIfAbsent(k.category, k.expected + " expected, got " + d.reason + " (" + d.detail

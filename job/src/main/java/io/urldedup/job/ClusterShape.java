@@ -29,9 +29,10 @@ record ClusterShape(double rate, long filterBytes, int materializeEvery, double 
 
   /**
    * Records per second one slot (one core) takes in Kafka mode: 1 / the TaskManager's CPU per
-   * record in docs/benchmarks-job.md (Kafka mode, scalable, one TaskManager), rounded down.
+   * record, 3.65 us for scalable in docs/benchmarks-job.md (kafka-bench.sh, one TaskManager of 2
+   * slots, on a loaded machine), rounded down.
    */
-  static final double RECORDS_PER_SLOT = 400_000;
+  static final double RECORDS_PER_SLOT = 250_000;
   /**
    * Logged inserts one slot replays per second on restore: an insert without the URL's parsing,
    * one at a time, out of cache (docs/benchmarks.md: 585 ns per blocked insert into 256 MiB,

@@ -10,9 +10,9 @@ class ClusterShapeTest {
 
   @Test
   void slotsFollowTheRateOrTheFilterWhicheverNeedsMore() {
-    // 10^6 records/s at 400k per slot: 3 slots; a 1 GB filter fits one slot's cache
+    // 10^6 records/s at 250k per slot: 4 slots; a 1 GB filter fits one slot's cache
     ClusterShape rate = ClusterShape.of(1e6, 1_000_000_000L, 10, 10, 128);
-    assertEquals(3, rate.slots());
+    assertEquals(4, rate.slots());
     assertEquals(1, rate.taskManagers());
     // 100 GiB of filter at 8 GiB per slot: 13 slots, 4 TaskManagers of 4 slots
     ClusterShape memory = ClusterShape.of(1e4, 100L << 30, 10, 10, 128);

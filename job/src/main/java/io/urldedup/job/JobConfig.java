@@ -280,18 +280,21 @@ public final class JobConfig {
           + Math.round(PageCacheSizing.HEAP_SHARE * 100) + "% of the TaskManager heap over its slots"
           + " (at least " + (PageCacheSizing.MIN_BUDGET_BYTES >> 20) + "m).");
   /**
-   * {@code --materialize-every}'s default: measured at 10^8 URLs (docs/scale/README.md), 10 keeps a
-   * checkpoint between epochs at the insert log alone and a restore's replay at 10 intervals of
-   * inserts (plan prints both for a given --rate).
+   * {@code --materialize-every}'s default on RocksDB: measured at 10^8 URLs (docs/scale/README.md),
+   * 10 keeps a checkpoint between epochs at the insert log alone and a restore's replay at 10
+   * intervals of inserts (plan prints both for a given --rate). On the heap backend every
+   * checkpoint is a full snapshot of the state, which a log cannot make smaller, and logging costs
+   * 0.1-0.3 us per record (docs/scale/README.md): there the default is 1.
    */
   static final int DEFAULT_MATERIALIZE_EVERY = 10;
   public static final Option<Integer> MATERIALIZE_EVERY = Option.integer("materialize-every", "N", 1,
           DedupSettings.MAX_MATERIALIZE_EVERY)
-      .in(RUNTIME).defaultValue(Integer.toString(DEFAULT_MATERIALIZE_EVERY))
+      .in(RUNTIME).describedDefault(DEFAULT_MATERIALIZE_EVERY + " with --state-backend rocksdb, 1 with hashmap")
       .help("Every N-th checkpoint writes the filter pages each shard changed; the others write only"
           + " the inserts since (16 B per new URL), replayed on restore (at most N intervals of them)."
           + " 1: pages at every checkpoint, the state layout of earlier builds (which refuse state"
-          + " written with N > 1).");
+          + " written with N > 1). Only RocksDB's incremental checkpoints get smaller; the heap"
+          + " backend's are full snapshots.");
   public static final Option<String> JOB_NAME = Option.nonEmpty("job-name", "NAME").in(RUNTIME)
       .forCommands(RUN, BOOTSTRAP)
       .defaultValue("urldedup").help("Flink job name.");
@@ -538,7 +541,8 @@ public final class JobConfig {
           ? CHECKPOINT_INTERVAL.parse(DEFAULT_CHECKPOINT_INTERVAL) : null;
     }
     cacheMemoryBytes = get(CACHE_MEMORY);
-    materializeEvery = get(MATERIALIZE_EVERY);
+    materializeEvery = isSet(MATERIALIZE_EVERY) ? get(MATERIALIZE_EVERY)
+        : stateBackend == StateBackend.ROCKSDB ? DEFAULT_MATERIALIZE_EVERY : 1;
     jobName = get(JOB_NAME);
 
     validate(v, command.requiresIo);

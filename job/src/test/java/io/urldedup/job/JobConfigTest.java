@@ -481,8 +481,10 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
     assertMessage(error("--input", "x", "--materialize-every", "0"), "--materialize-every", "from 1");
     assertMessage(error("--input", "x", "--materialize-every", "1001"), "--materialize-every", "to 1000");
-    assertEquals(new io.urldedup.operators.DedupSettings(JobConfig.DEFAULT_MATERIALIZE_EVERY), parse("--input", "x").dedupSettings());
-    assertEquals(10, JobConfig.DEFAULT_MATERIALIZE_EVERY);
+    // insert logs by default where they make checkpoints smaller (RocksDB's incremental ones)
+    assertEquals(10, parse("--input", "x", "--state-backend", "rocksdb").materializeEvery);
+    assertEquals(1, parse("--input", "x", "--state-backend", "hashmap").materializeEvery);
+    assertEquals(3, parse("--input", "x", "--state-backend", "hashmap", "--materialize-every", "3").materializeEvery);
     assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
     assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");
     assertMessage(error(kafka("--transaction-timeout", "5s", "--checkpoint-interval", "10s")),

@@ -283,8 +283,8 @@ public final class JobConfig {
    * {@code --materialize-every}'s default on RocksDB: measured at 10^8 URLs (docs/scale/README.md),
    * 10 keeps a checkpoint between epochs at the insert log alone and a restore's replay at 10
    * intervals of inserts (plan prints both for a given --rate). On the heap backend every
-   * checkpoint is a full snapshot of the state, which a log cannot make smaller, and logging costs
-   * 0.1-0.3 us per record (docs/scale/README.md): there the default is 1.
+   * checkpoint is a full snapshot of the state, which a log cannot make smaller, and logging cost
+   * 0.34 us per record at 10^7 (docs/scale/README.md): there the default is 1.
    */
   static final int DEFAULT_MATERIALIZE_EVERY = 10;
   public static final Option<Integer> MATERIALIZE_EVERY = Option.integer("materialize-every", "N", 1,

@@ -37,6 +37,8 @@ OPENS=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.ut
   --add-opens=java.base/java.security=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED
   --add-opens=java.sql/java.sql=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED
   --add-exports=java.management/sun.management=ALL-UNNAMED)
-JAVA=(java -Xms1g "-Xmx$XMX" -XX:+UseG1GC "${OPENS[@]}"
+# JOBBENCH_JVM_FLAGS: more JVM flags, e.g. -XX:StartFlightRecording=filename=x.jfr,settings=profile
+read -r -a EXTRA_JVM <<< "${JOBBENCH_JVM_FLAGS:-}"
+JAVA=(java -Xms1g "-Xmx$XMX" -XX:+UseG1GC "${OPENS[@]}" "${EXTRA_JVM[@]}"
   "-Dlog4j.configurationFile=$PWD/jobbench/src/main/resources/log4j2-jobbench.properties" -cp "$CP")
 

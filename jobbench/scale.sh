@@ -6,8 +6,8 @@
 #     N,...     --materialize-every values to compare (default 1,10; 1 is the layout that writes
 #               every changed page at every checkpoint)
 #
-# Each run: its own JVM and mini-cluster, RocksDB, scalable filter at 1% (capacity DISTINCT / 10,
-# so the chain grows), build-up as fast as the job goes, then SCALE_STEADY_RATE new URLs/s
+# Each run: its own JVM and mini-cluster, RocksDB, scalable filter at 1% (capacity
+# SCALE_CAPACITY, default DISTINCT / 10, so the chain grows; DISTINCT keeps one slice), build-up as fast as the job goes, then SCALE_STEADY_RATE new URLs/s
 # (100000) for SCALE_STEADY_CHECKPOINTS checkpoints (16) at SCALE_INTERVAL (10s); cancel; restore
 # from the retained checkpoint. Writes OUTDIR/n<N>.{properties,series.csv,checkpoints.csv,log} and
 # OUTDIR/*.png. Bounded: SCALE_TIMEOUT seconds per run (7200).
@@ -45,7 +45,7 @@ for n in "${NS[@]}"; do
     --distinct "$DISTINCT" --work "$work" --out "$OUT/n$n" --timeout "${TIMEOUT}s" \
     --interval "${SCALE_INTERVAL:-10s}" --steady-rate "${SCALE_STEADY_RATE:-100000}" \
     --steady-checkpoints "${SCALE_STEADY_CHECKPOINTS:-16}" --managed "${SCALE_MANAGED:-2g}" \
-    --capacity "$((DISTINCT / 10))" --max-memory "$((DISTINCT * 4 / 1048576 + 1024))m" --materialize-every "$n" ${SCALE_FLAGS:-} > "$OUT/n$n.log" 2>&1
+    --capacity "${SCALE_CAPACITY:-$((DISTINCT / 10))}" --max-memory "$((DISTINCT * 4 / 1048576 + 1024))m" --materialize-every "$n" ${SCALE_FLAGS:-} > "$OUT/n$n.log" 2>&1
   rc=$?
   set -e
   echo "loadEnd=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/n$n.properties"

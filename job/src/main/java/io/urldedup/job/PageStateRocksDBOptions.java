@@ -1,12 +1,14 @@
 package io.urldedup.job;
 
 import java.util.Collection;
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.state.rocksdb.ConfigurableRocksDBOptionsFactory;
 import org.apache.flink.state.rocksdb.RocksDBOptionsFactory;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 
 /**
@@ -31,10 +33,23 @@ import org.rocksdb.DBOptions;
  * <p>With insert logs ({@code --materialize-every N} above 1) the opposite: a checkpoint between
  * epochs writes only log chunks, one small L0 file, and a compaction then would merge them into a
  * log L1 that grows until the next epoch and is uploaded whole each time. The operator compacts
- * the filter's state itself right after each epoch ({@code StateCompactor}), so the automatic
- * trigger is set above the L0 files an epoch's N checkpoints leave, with margin for extra flushes:
- * 2N + 4, and the write slowdown and stop triggers (RocksDB's 20 and 36) at least 2x and 4x that,
- * so that the files waiting for the epoch never throttle writes.
+ * the filter's state itself once per epoch, after a round has written the changed pages ({@code
+ * StateCompactor}), so the automatic trigger is set above the L0 files that can wait for it: the
+ * log's, at least one flush per checkpoint and a few more, 2N + 4, plus a round's pages, up to
+ * {@link #ROUND_FILES} memtables. Measured at 7 x 10^8 URLs (docs/scale/README.md): a 1.6 GB round
+ * of pages flushed 25 memtables, passed the earlier trigger of 2N + 4 = 24, and RocksDB compacted
+ * the filter on its own in the middle of the round, on top of the operator's compaction. The write
+ * slowdown and stop triggers (RocksDB's 20 and 36) are at least 2x and 4x the trigger, so that
+ * the files waiting for the epoch never throttle writes.
+ *
+ * <p>RocksDB also compacts L0 when its bytes pass {@code max_bytes_for_level_base} (256 MiB by
+ * default), whatever the file count. Measured at 10^8 URLs, unthrottled: 70-110 MB of log per
+ * interval passed it every 3 to 4 checkpoints, and each time the checkpoint re-uploaded the whole
+ * state (380 MB at a 410 MB state). It is raised to {@link #ROUND_FILES} memtables as well.
+ *
+ * <p>Compression is off with logs: filter pages and logged 64-bit hashes are random bits that no
+ * compressor shrinks, and Snappy (Flink's default, {@code state.backend.rocksdb.compression.per.level})
+ * would try on every block of every flush and compaction.
  */
 public final class PageStateRocksDBOptions implements ConfigurableRocksDBOptionsFactory {
 
@@ -55,9 +70,19 @@ public final class PageStateRocksDBOptions implements ConfigurableRocksDBOptions
     return this;
   }
 
-  /** The automatic L0 compaction trigger: 1 without logs, 2N + 4 with. */
+  /**
+   * Memtables of pages one round may flush before the operator compacts them: 8 GiB of pages at
+   * RocksDB's 64 MiB write buffer, the page cache one slot has in the capacity model
+   * (docs/capacity.md).
+   */
+  static final int ROUND_FILES = 128;
+
+  /** RocksDB's and Flink's default write buffer (memtable) size. */
+  static final long WRITE_BUFFER_BYTES = 64L << 20;
+
+  /** The automatic L0 compaction trigger: 1 without logs, 2N + 4 + {@link #ROUND_FILES} with. */
   int compactionTrigger() {
-    return materializeEvery == 1 ? L0_COMPACTION_TRIGGER : 2 * materializeEvery + 4;
+    return materializeEvery == 1 ? L0_COMPACTION_TRIGGER : 2 * materializeEvery + 4 + ROUND_FILES;
   }
 
   @Override
@@ -73,6 +98,10 @@ public final class PageStateRocksDBOptions implements ConfigurableRocksDBOptions
     if (materializeEvery > 1) {
       current.setLevel0SlowdownWritesTrigger(Math.max(current.level0SlowdownWritesTrigger(), 2 * trigger));
       current.setLevel0StopWritesTrigger(Math.max(current.level0StopWritesTrigger(), 4 * trigger));
+      current.setMaxBytesForLevelBase(Math.max(current.maxBytesForLevelBase(), ROUND_FILES * WRITE_BUFFER_BYTES));
+      current.setCompressionType(CompressionType.NO_COMPRESSION);
+      current.setCompressionPerLevel(List.of(CompressionType.NO_COMPRESSION));
+      current.setBottommostCompressionType(CompressionType.NO_COMPRESSION);
     }
     return current;
   }

@@ -15,6 +15,7 @@ import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptionsFactory;
 import org.junit.jupiter.api.Test;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.RocksDB;
 
@@ -29,7 +30,8 @@ class PageStateRocksDBOptionsTest {
 
   /**
    * With insert logs the automatic trigger sits above the N checkpoints' L0 files between epochs
-   * (2N + 4), and writes are never throttled before it (slowdown and stop at least 2x and 4x).
+   * (2N + 4) plus a round's pages (128 memtables, also in bytes), writes are never throttled before it (slowdown
+   * and stop at least 2x and 4x), and nothing is compressed (random bits).
    */
   @Test
   void withInsertLogsL0WaitsForTheEpoch() throws Exception {
@@ -39,9 +41,13 @@ class PageStateRocksDBOptionsTest {
     RocksDB.loadLibrary();
     List<AutoCloseable> handles = new ArrayList<>();
     try (ColumnFamilyOptions cf = factory.createColumnOptions(new ColumnFamilyOptions(), handles)) {
-      assertEquals(24, cf.level0FileNumCompactionTrigger());
-      assertEquals(48, cf.level0SlowdownWritesTrigger());
-      assertEquals(96, cf.level0StopWritesTrigger());
+      assertEquals(24 + 128, cf.level0FileNumCompactionTrigger());
+      assertEquals(2 * (24 + 128), cf.level0SlowdownWritesTrigger());
+      assertEquals(4 * (24 + 128), cf.level0StopWritesTrigger());
+      assertEquals(8L << 30, cf.maxBytesForLevelBase(), "L0 bytes that wait for the epoch");
+      assertEquals(CompressionType.NO_COMPRESSION, cf.compressionType());
+      assertEquals(List.of(CompressionType.NO_COMPRESSION), cf.compressionPerLevel());
+      assertEquals(CompressionType.NO_COMPRESSION, cf.bottommostCompressionType());
     }
   }
 
@@ -61,6 +67,7 @@ class PageStateRocksDBOptionsTest {
         DBOptions db = factory.createDBOptions(new DBOptions(), handles)) {
       assertEquals(4, defaults.level0FileNumCompactionTrigger(), "RocksDB's default changed: re-measure");
       assertEquals(PageStateRocksDBOptions.L0_COMPACTION_TRIGGER, cf.level0FileNumCompactionTrigger());
+      assertEquals(defaults.compressionType(), cf.compressionType(), "without logs Flink's compression stays");
     }
   }
 

@@ -65,8 +65,14 @@ import org.slf4j.LoggerFactory;
  * {@code MapState<Long, InsertLog>} under the shard's key (chunk keys rise per shard; a chunk is
  * spilled whenever the shard's log in memory passes {@link #SPILL_BYTES}). A checkpoint whose id
  * is not a multiple of N writes only the new chunks: dirty pages stay in the cache, headers
- * unwritten. At a multiple of N every shard changed since its base is materialized: its pages and
- * header written, its log cleared. A shard is restored (lazily, when first used) by replaying its
+ * unwritten. A checkpoint whose id is a multiple of N holds every shard changed since its base
+ * materialized: its pages and header written, its log cleared. Materializing is valid at any moment
+ * (base plus log stay the shard's state), so it is not done in the barrier: after the barrier before
+ * a multiple of N a {@link MaterializationRound} writes the changed shards one at a time between
+ * records, over the first half of the interval, and then compacts the filter's state on a
+ * background thread ({@link StateCompactor}); the barrier at the multiple of N waits only for what
+ * is left of that compaction, and writes synchronously only the shards the round did not reach
+ * (no records came, or the ids skipped). A shard is restored (lazily, when first used) by replaying its
  * chunks in order over its base; the result is bit for bit the state it had, because each filter
  * is a deterministic function of its base and the logged operations ({@link DedupFilter#redo}).
  * Logs are keyed by shard, so a rescale moves them with their shard.
@@ -184,6 +190,16 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private transient boolean materializing;
   /** Compacts the filter's state after an epoch (RocksDB, logged state only). */
   private transient StateCompactor compactor;
+  /** The shards being materialized ahead of the next multiple of N, or null. */
+  private transient MaterializationRound<Shard> round;
+  /** Checkpoint interval as measured between barriers, for pacing a round; 0 until measured. */
+  private transient long lastBarrierNanos;
+  private transient long intervalNanos;
+  /** Id of the last checkpoint written: the runtime's second call for it writes nothing. */
+  private transient long lastCheckpointId;
+  private transient int sinceRoundCheck;
+  /** The round's clock; tests replace it. */
+  transient java.util.function.LongSupplier nanoClock;
   /** {@link #SPILL_BYTES} in words; tests lower it. */
   transient int spillWords;
   /** Chunks written because a shard's log passed {@link #spillWords} (tests). */
@@ -268,6 +284,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       compactor = new StateCompactor(getKeyedStateBackend(), List.of(headerDescriptor, pagesDescriptor(), logDescriptor()));
     }
     spillWords = SPILL_BYTES / InsertLog.WORD_BYTES;
+    nanoClock = System::nanoTime;
+    lastCheckpointId = Long.MIN_VALUE;
     if (context.isRestored()) {
       checkRestoredHeaders();
     }
@@ -381,6 +399,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     if (s.log != null && s.log.words() >= spillWords) {
       writeChunk(s);
       spills++;
+    }
+    if (round != null && ++sinceRoundCheck >= MaterializationRound.CHECK_RECORDS) {
+      stepRound(shard);
     }
     if (++sinceGauges >= GAUGE_CHECK_RECORDS) {
       maybePublishGauges();
@@ -499,6 +520,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     if (s.aged != null) {
       long now = time.event() ? timers.currentWatermark() : getProcessingTimeService().getCurrentProcessingTime();
       advance(s, Math.max(timer.getTimestamp(), now), false);
+    }
+    if (round != null) {
+      stepRound(shard);
     }
   }
 
@@ -634,18 +658,44 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   }
 
   /**
-   * What a barrier writes: with N = 1 (and no restored logs) the dirty pages and changed headers;
-   * with logs, at a checkpoint id that is a multiple of N every shard changed since its base, and
-   * at the others the new log chunks, plus the shards that must be materialized now (no base yet,
-   * or a stable or aged page evicted since the base).
+   * What a barrier writes: with N = 1 (and no restored logs) the dirty pages and changed headers.
+   * With logs: the new log chunks, plus the shards that must be materialized now (no base yet, or
+   * a stable or aged page evicted since the base); at a multiple of N every shard changed since its
+   * base, unless a round materialized them during the interval (then the barrier only waits for
+   * the round's compaction). The barrier before a multiple of N starts the next round.
    */
   private void checkpoint(long checkpointId) throws Exception {
-    if (logState == null || checkpointId % settings.materializeEvery() == 0) {
+    // the runtime's second call for a checkpoint (snapshotState after prepareSnapshotPreBarrier)
+    boolean again = checkpointId == lastCheckpointId;
+    lastCheckpointId = checkpointId;
+    if (logState == null) {
       flush();
-      if (compactor != null && checkpointId % settings.materializeEvery() == 0) {
-        compactor.compact();
-      }
       return;
+    }
+    long now = nanoClock.getAsLong();
+    if (!again) {
+      if (lastBarrierNanos != 0) {
+        intervalNanos = now - lastBarrierNanos;
+      }
+      lastBarrierNanos = now;
+    }
+    // a round started by this barrier's first call stays untouched by its second
+    boolean paced = !again && round != null && round.finished();
+    if (!again && round != null && !round.finished()) {
+      finishRound();
+    }
+    if (checkpointId % settings.materializeEvery() == 0 && !paced && !again) {
+      flush();
+      compactor.start();
+      compactor.await();
+      return;
+    }
+    if (paced) {
+      long waited = compactor.await();
+      LOG.info("materialization round: {} shards in {} ms of writes over {} ms; compaction {} ms, of which the"
+              + " barrier of checkpoint {} waited {} ms", round.size(), round.writeNanos() / 1_000_000,
+          (now - round.startNanos()) / 1_000_000, compactor.lastMillis(), checkpointId, waited);
+      round = null;
     }
     if (cache == null) {
       return;
@@ -681,10 +731,73 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
         writeChunk(s);
       }
     }
+    if (!again && (checkpointId + 1) % settings.materializeEvery() == 0) {
+      startRound(now);
+    }
     if (entryKey != NO_KEY) {
       switchKey(entryKey);
     }
     maybePublishGauges();
+  }
+
+  /** Queues every shard changed since its base, to be materialized over half the measured interval. */
+  private void startRound(long now) {
+    List<Shard> changed = new java.util.ArrayList<>();
+    for (Shard s : shards.all()) {
+      if (s != null && needsMaterializing(s)) {
+        changed.add(s);
+      }
+    }
+    round = new MaterializationRound<>(changed, now, intervalNanos);
+    sinceRoundCheck = 0;
+  }
+
+  private static boolean needsMaterializing(Shard s) {
+    return s.changed || s.stale || s.log != null && !s.log.isEmpty();
+  }
+
+  /**
+   * Materializes the round's shards that are due by now (between records: the key context is the
+   * record's shard, and is restored); after the last one, starts the compaction.
+   */
+  private void stepRound(int current) throws Exception {
+    sinceRoundCheck = 0;
+    int due = round.due(nanoClock.getAsLong());
+    if (due <= round.written()) {
+      return;
+    }
+    long t0 = System.nanoTime();
+    while (round.written() < due) {
+      materializeAlone(round.next());
+    }
+    round.wrote(System.nanoTime() - t0);
+    if (round.finished()) {
+      compactor.start();
+    }
+    switchKey(current);
+    cache.selectShard(current);
+  }
+
+  /** Writes what the round has not reached, in the barrier (no records came, or too few to pace it). */
+  private void finishRound() throws Exception {
+    while (!round.finished()) {
+      materializeAlone(round.next());
+    }
+    round = null;
+  }
+
+  /** Writes one shard's dirty pages and header and drops its log (any other shard is untouched). */
+  private void materializeAlone(Shard s) throws Exception {
+    if (!needsMaterializing(s)) {
+      return;
+    }
+    materializing = true;
+    try {
+      cache.flush(shard -> shard == s.shard);
+    } finally {
+      materializing = false;
+    }
+    materialize(s);
   }
 
   /** Writes the header of a shard whose dirty pages were just written, and drops its log. */
@@ -710,6 +823,10 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   @Override
   public void close() throws Exception {
+    if (compactor != null) {
+      // before the backend is disposed: a compaction must not outlive the database it reads
+      compactor.close();
+    }
     if (cache != null) {
       cache.clear();
     }
@@ -724,6 +841,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     Object key = getCurrentKey();
     int entryKey = key == null ? NO_KEY : (Integer) key;
     keyShard = entryKey;
+    round = null;
     materializing = true;
     try {
       cache.flush();

@@ -319,6 +319,46 @@ class LoggedStateRestoreTest {
     h.close();
   }
 
+  /**
+   * The round after the barrier before a multiple of N: the changed shards are materialized one at
+   * a time between records, paced over half the interval measured between the last two barriers
+   * (a 10 s interval here, on the operator's clock), so the barrier at the multiple of N writes no
+   * page; only the log of what came after each shard's materialization.
+   */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.EnumSource(Backend.class)
+  void aRoundMaterializesTheShardsBetweenRecordsBeforeTheEpoch(Backend backend) throws Exception {
+    DedupOperator op = operator(Kind.SCALABLE, 4096, 4);
+    var h = open(op, backend, 1, 0, null, 4096);
+    long[] now = {0};
+    op.nanoClock = () -> now[0];
+    List<Boolean> decisions = new ArrayList<>();
+    for (int c = 1; c <= 3; c++) {
+      feed(List.of(h), BEFORE.get(c - 1), decisions);
+      now[0] += 10_000_000_000L;
+      DedupOperatorTestKit.checkpoint(h, c);
+    }
+    long materialized = op.metrics().shardsMaterialized();
+    assertEquals(SHARDS, materialized, "checkpoint 1 materialized the new shards (no base yet)");
+
+    // 300 records at the barrier's time: the first check (256 records) finds one shard due
+    feed(List.of(h), BEFORE.get(3), decisions);
+    assertEquals(materialized + 1, op.metrics().shardsMaterialized(), "one shard due at the start of the round");
+    // half the interval later every shard is due at the next check
+    now[0] += 5_000_000_000L;
+    feed(List.of(h), BEFORE.get(4), decisions);
+    assertEquals(materialized + SHARDS, op.metrics().shardsMaterialized(), "every shard by half the interval");
+    long pagesWritten = op.cache().writeBacks();
+    long logBefore = op.metrics().logBytesWritten();
+
+    now[0] += 5_000_000_000L;
+    DedupOperatorTestKit.checkpoint(h, 4);
+    assertEquals(pagesWritten, op.cache().writeBacks(), "the epoch's barrier writes no page");
+    assertEquals(materialized + SHARDS, op.metrics().shardsMaterialized());
+    assertTrue(op.metrics().logBytesWritten() > logBefore, "the barrier writes the log since the round");
+    h.close();
+  }
+
   private static long inserts(DedupOperator op) {
     return op.openHeaders().values().stream().mapToLong(FilterHeader::inserts).sum();
   }

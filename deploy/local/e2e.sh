@@ -90,7 +90,7 @@ cmd_up >"$LOGS/up.log" 2>&1 &
 UP_PID=$!
 
 FILTER_ARGS=(--filter scalable --fpr 0.000001 --capacity 100000 --shards 128 --format text --key host)
-java -Xmx64m -cp "$REPO/samples/target/classes" io.urldedup.samples.CrawlStreamGenerator \
+java -Xmx64m -cp "$REPO/samples/target/classes:$REPO/state/target/classes" io.urldedup.samples.CrawlStreamGenerator \
   --lines "$LINES" --seed 4242 --output "$OUT/generated.txt" --truth "$OUT/truth.txt" 2>&1 | sed 's/^/e2e: /' >&2
 cat "$OUT/generated.txt" "$REPO/samples/urls.txt" >"$OUT/input.txt"
 TOTAL=$(wc -l <"$OUT/input.txt")
@@ -149,7 +149,7 @@ sleep 3
 # the frontier's view too (one JVM): --key host puts every host in exactly one partition, else exit 1
 AFFINITY=0
 java -Xmx256m -Dlog4j2.configurationFile="$CONF/kafka/tools-log4j2.properties" \
-  -cp "$REPO/samples/target/classes:$(kafka_cp)" io.urldedup.samples.FrontierConsumer \
+  -cp "$REPO/samples/target/classes:$REPO/state/target/classes:$(kafka_cp)" io.urldedup.samples.FrontierConsumer \
   --bootstrap-servers "$BOOTSTRAP" --topic "$OUTPUT_TOPIC" --print >"$OUT/actual.tsv" 2>"$OUT/frontier.txt" \
   || AFFINITY=$?
 cut -f3 "$OUT/actual.tsv" >"$OUT/actual.txt"

@@ -127,7 +127,7 @@ say "fresh stack ($WORK, Kafka $KAFKA_PORT, Flink REST $FLINK_REST_PORT); load $
 rel_fresh_up
 
 step "generate $RECORDS lines with the truth file"
-java -Xmx256m -cp "$REL_REPO/samples/target/classes" io.urldedup.samples.CrawlStreamGenerator \
+java -Xmx256m -cp "$REL_REPO/samples/target/classes:$REL_REPO/state/target/classes" io.urldedup.samples.CrawlStreamGenerator \
   --lines "$RECORDS" --seed 4242 --output "$DATA/input.txt" --truth "$DATA/truth.txt" 2>&1 | sed "s/^/$NAME: /" >&2
 (cd "$DATA" && split -n "l/$CHUNKS" -d -a 2 input.txt chunk.)
 

@@ -108,7 +108,7 @@ cmd_up "${UP_ARGS[@]}"
 SLOTS=$(( TM_COUNT * TM_SLOTS ))
 
 step "generate and produce $RECORDS lines"
-java -Xmx256m -cp "$REL_REPO/samples/target/classes" io.urldedup.samples.CrawlStreamGenerator \
+java -Xmx256m -cp "$REL_REPO/samples/target/classes:$REL_REPO/state/target/classes" io.urldedup.samples.CrawlStreamGenerator \
   --lines "$RECORDS" --unique-target $(( RECORDS / 2 )) --seed 42 --output "$DATA/input.txt" 2>&1 \
   | sed "s/^/$REL_NAME: /" >&2
 t=$(now_ms)

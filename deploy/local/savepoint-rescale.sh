@@ -48,7 +48,7 @@ rel_build
 say "fresh stack ($WORK, Kafka $KAFKA_PORT, Flink REST $FLINK_REST_PORT, 4 slots); load $LOAD_START"
 rel_fresh_up
 
-java -Xmx256m -cp "$REL_REPO/samples/target/classes" io.urldedup.samples.CrawlStreamGenerator \
+java -Xmx256m -cp "$REL_REPO/samples/target/classes:$REL_REPO/state/target/classes" io.urldedup.samples.CrawlStreamGenerator \
   --lines "$RECORDS" --seed 777 --output "$DATA/input.txt" --truth "$DATA/truth.txt" 2>&1 | sed "s/^/savepoints: /" >&2
 (cd "$DATA" && split -n l/3 -d -a 1 input.txt part.)
 

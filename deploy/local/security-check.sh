@@ -155,7 +155,7 @@ client_props "$SECRETS/ssl.properties" SASL_SSL SCRAM-SHA-512 "$PASSWORD"
 client_props "$SECRETS/wrong.properties" SASL_PLAINTEXT SCRAM-SHA-512 "wrong-$PASSWORD"
 
 step "embedded reference run"
-java -Xmx128m -cp "$REL_REPO/samples/target/classes" io.urldedup.samples.CrawlStreamGenerator \
+java -Xmx128m -cp "$REL_REPO/samples/target/classes:$REL_REPO/state/target/classes" io.urldedup.samples.CrawlStreamGenerator \
   --lines 20000 --seed 99 --output "$DATA/input.txt" >/dev/null 2>&1
 "$REL_REPO/urldedup" run --input "$DATA/input.txt" --output "$DATA/expected.txt" --dlq none "${FILTER_ARGS[@]}" \
   >"$DATA/embedded.log" 2>&1 || { cat "$DATA/embedded.log" >&2; fail "embedded run failed"; exit 1; }

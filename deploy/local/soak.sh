@@ -244,7 +244,7 @@ echo "elapsed_s,epoch_s,load1_x1000,produced_per_s,job_in_per_s,output_per_s,job
 
 step "driving $RATE records/s for $MINUTES min (warm-up $WARMUP min)"
 "$JAVA" -Xmx1g -Dlog4j2.configurationFile="$CONF/kafka/tools-log4j2.properties" \
-  -cp "$REPO/samples/target/classes:$(kafka_cp)" io.urldedup.samples.SoakDriver \
+  -cp "$REPO/samples/target/classes:$REPO/state/target/classes:$(kafka_cp)" io.urldedup.samples.SoakDriver \
   --bootstrap-servers "$BOOTSTRAP" --input-topic "$INPUT_TOPIC" --output-topic "$OUTPUT_TOPIC" \
   --rate "$RATE" --seconds $(( MINUTES * 60 )) --warmup-s $(( WARMUP * 60 )) --window-s 10 \
   --drain-s $(( CKPT_S + 30 )) --csv "$DRIVER_CSV" >"$WORK/driver.out" 2>"$LOGS/driver.err" &

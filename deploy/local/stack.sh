@@ -350,7 +350,7 @@ consume() {
 ensure_samples() {
   if [ ! -f "$REPO/samples/target/classes/io/urldedup/samples/FrontierConsumer.class" ]; then
     log "building samples"
-    (cd "$REPO" && mvn -B -ntp -q -pl samples compile) >"$LOGS/build-samples.log" 2>&1 \
+    (cd "$REPO" && mvn -B -ntp -q -pl samples -am compile) >"$LOGS/build-samples.log" 2>&1 \
       || { tail -n 40 "$LOGS/build-samples.log" >&2; die "samples build failed"; }
   fi
 }
@@ -361,7 +361,7 @@ read_topic() {
   local topic="$1"; shift
   ensure_samples
   "$JAVA" -Xmx256m -Dlog4j2.configurationFile="$CONF/kafka/tools-log4j2.properties" \
-    -cp "$REPO/samples/target/classes:$(kafka_cp)" io.urldedup.samples.FrontierConsumer \
+    -cp "$REPO/samples/target/classes:$REPO/state/target/classes:$(kafka_cp)" io.urldedup.samples.FrontierConsumer \
     --bootstrap-servers "$BOOTSTRAP" --topic "$topic" --print "$@" 2>/dev/null || true
 }
 

@@ -1,5 +1,7 @@
 package io.urldedup.bench;
 
+import static io.urldedup.state.SplitMix64.mix;
+
 import com.google.common.hash.BloomFilter;
 import io.urldedup.state.AgedBloomFilter;
 import io.urldedup.state.AgedClock;
@@ -248,12 +250,6 @@ public class FilterBenchmark {
       fp += hit ? 1 : 0;
     }
     return fp / (double) n;
-  }
-
-  static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
   }
 
   private PooledUrl guavaUrl(int i) {

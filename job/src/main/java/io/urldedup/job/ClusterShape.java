@@ -1,5 +1,6 @@
 package io.urldedup.job;
 
+import io.urldedup.state.ByteSize;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -84,15 +85,15 @@ record ClusterShape(double rate, long filterBytes, int materializeEvery, double 
         .append(String.format(Locale.ROOT, "%,.0f", rate)).append(" records/s (each taken as a new URL)\n");
     b.append("  slots:            ").append(slots).append(" (").append(slotsForRate()).append(" for the rate at ")
         .append(String.format(Locale.ROOT, "%,.0f", RECORDS_PER_SLOT)).append(" records/s per slot; ")
-        .append(UrlDedupJob.bytes(filterBytes)).append(" of filter in caches of at most ")
-        .append(UrlDedupJob.bytes(CACHE_PER_SLOT)).append(" per slot)\n");
+        .append(ByteSize.format(filterBytes)).append(" of filter in caches of at most ")
+        .append(ByteSize.format(CACHE_PER_SLOT)).append(" per slot)\n");
     if (slotsForRate() > slots) {
       b.append("  warning:          the rate needs ").append(slotsForRate())
           .append(" slots, more than the max parallelism: raise --shards\n");
     }
     b.append("  TaskManagers:     ").append(taskManagers).append(" x ").append(Math.min(slots, SLOTS_PER_TM))
-        .append(" slots, about ").append(UrlDedupJob.bytes(memoryPerTaskManager())).append(" each (")
-        .append(UrlDedupJob.bytes(cachePerSlot)).append(" page cache per slot)\n");
+        .append(" slots, about ").append(ByteSize.format(memoryPerTaskManager())).append(" each (")
+        .append(ByteSize.format(cachePerSlot)).append(" page cache per slot)\n");
     if (materializeEvery == 1) {
       b.append(String.format(Locale.ROOT, "  checkpoints:      %.1f MB/s mean (%.1f MB per %.0f s interval: every page,"
           + " and RocksDB's compaction of them; --materialize-every N logs the inserts instead)%n",

@@ -13,6 +13,7 @@ import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.DedupSettings;
 import io.urldedup.operators.PageCacheSizing;
+import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.PageStore;
@@ -676,9 +677,9 @@ public final class JobConfig {
           + " bytes in total, or fewer --shards)");
     }
     if (perShard > FilterSpec.MAX_MEMORY_BYTES) {
-      throw new ConfigException(given + " over --shards " + shards + " is " + UrlDedupJob.bytes(perShard)
+      throw new ConfigException(given + " over --shards " + shards + " is " + ByteSize.format(perShard)
           + " per shard; accepted: at most 1 TiB per shard (" + flag.flag() + " <= "
-          + UrlDedupJob.bytes(FilterSpec.MAX_MEMORY_BYTES * shards) + " in total, or more --shards)");
+          + ByteSize.format(FilterSpec.MAX_MEMORY_BYTES * shards) + " in total, or more --shards)");
     }
   }
 
@@ -700,10 +701,10 @@ public final class JobConfig {
     long maxPerShard = maxMemoryBytes / shards;
     if (first > maxPerShard) {
       throw new ConfigException("--max-memory " + v.getOrDefault(MAX_MEMORY.name(), MAX_MEMORY.defaultText())
-          + " over --shards " + shards + " is " + UrlDedupJob.bytes(maxPerShard) + " per shard, less than the"
-          + " first slice of a shard needs: " + UrlDedupJob.bytes(first) + " per shard for --capacity " + capacity
+          + " over --shards " + shards + " is " + ByteSize.format(maxPerShard) + " per shard, less than the"
+          + " first slice of a shard needs: " + ByteSize.format(first) + " per shard for --capacity " + capacity
           + " (" + perShard + " URLs per shard) at --fpr " + fpr + " x (1 - --tightening " + tightening + ");"
-          + " accepted: --max-memory at least " + UrlDedupJob.bytes(first * shards) + " in total (" + first * shards
+          + " accepted: --max-memory at least " + ByteSize.format(first * shards) + " in total (" + first * shards
           + " bytes), or a lower --capacity");
     }
   }

@@ -1,5 +1,6 @@
 package io.urldedup.job;
 
+import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.PageStore;
@@ -179,14 +180,14 @@ final class Preflight {
     if (need + cache <= budget) {
       return;
     }
-    String filter = UrlDedupJob.bytes(need) + " on the heap (--state-backend hashmap)";
-    String caches = UrlDedupJob.bytes(cache) + " of page cache";
-    String limits = ", but this JVM's max heap is " + UrlDedupJob.bytes(heap) + " and the filter and the page"
-        + " caches may use half of it (" + UrlDedupJob.bytes(budget) + ")";
+    String filter = ByteSize.format(need) + " on the heap (--state-backend hashmap)";
+    String caches = ByteSize.format(cache) + " of page cache";
+    String limits = ", but this JVM's max heap is " + ByteSize.format(heap) + " and the filter and the page"
+        + " caches may use half of it (" + ByteSize.format(budget) + ")";
     if (flag == null || need <= budget) {
-      throw new ConfigException("--cache-memory " + UrlDedupJob.bytes(c.cacheMemoryBytes) + " per subtask x "
+      throw new ConfigException("--cache-memory " + ByteSize.format(c.cacheMemoryBytes) + " per subtask x "
           + subtasks + " subtasks is " + caches + (need > 0 ? ", beside the filter's " + filter : "") + limits
-          + "; what fits: --cache-memory up to " + UrlDedupJob.bytes((budget - need) / subtasks) + " (or auto),"
+          + "; what fits: --cache-memory up to " + ByteSize.format((budget - need) / subtasks) + " (or auto),"
           + " or a larger heap (URLDEDUP_JAVA_OPTS=-Xmx...)");
     }
     throw new ConfigException(flag + ": the " + spec.kind().name().toLowerCase(java.util.Locale.ROOT)
@@ -206,7 +207,7 @@ final class Preflight {
 
   private static String fits(FilterSpec spec, long bytes) {
     if (spec.kind() == FilterSpec.Kind.STABLE) {
-      return UrlDedupJob.bytes(Math.max(0, bytes));
+      return ByteSize.format(Math.max(0, bytes));
     }
     long perUrlBits = Math.max(1, FilterMath.blockedPages(1_000_000, spec.fpr() * (1 - spec.tightening()))
         * (long) PageStore.PAGE_BYTES * 8 / 1_000_000);

@@ -6,7 +6,7 @@ import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.RecordDecoder;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.operators.UrlRejectedException;
-import io.urldedup.state.FilterPlan;
+import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.UrlMapping;
 import io.urldedup.stateops.FilterStateReader;
@@ -125,7 +125,7 @@ final class StateCommands {
         err.println("urldedup: dead letters were counted, not written (use --dlq PATH|- to keep them)");
       }
     }
-    err.println("urldedup: state written to " + StateLocation.display(out) + " (" + FilterPlan.bytes(
+    err.println("urldedup: state written to " + StateLocation.display(out) + " (" + ByteSize.format(
         StateLocation.bytes(out)) + "); restore with run --state " + StateLocation.display(dir)
         + " or flink run -s " + out.toUri());
     return 0;

@@ -5,6 +5,7 @@ import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.JsonTimestampAssigner;
 import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.operators.UrlRecord;
+import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterPlan;
 import io.urldedup.state.IncompatibleStateException;
@@ -252,30 +253,30 @@ public final class UrlDedupJob {
       b.append("  parallelism:      cluster default\n");
     }
     if (c.filter == FilterSpec.Kind.AGED) {
-      b.append("  total memory:     ").append(bytes(spec.agedGeometry().bytes() * c.shards))
-          .append(" (").append(bytes(spec.agedGeometry().bytes())).append(" per shard)\n");
+      b.append("  total memory:     ").append(ByteSize.format(spec.agedGeometry().bytes() * c.shards))
+          .append(" (").append(ByteSize.format(spec.agedGeometry().bytes())).append(" per shard)\n");
       if (c.generationTime() != null) {
         b.append("  time:             ").append(c.generationTime().event()
             ? "event (record timestamps, watermark " + c.maxOutOfOrderness.toMillis() + " ms behind)"
             : "processing").append('\n');
       }
     } else if (c.filter == FilterSpec.Kind.STABLE) {
-      b.append("  total memory:     ").append(bytes(spec.memoryBytes() * c.shards))
-          .append(" (").append(bytes(spec.memoryBytes())).append(" per shard)\n");
+      b.append("  total memory:     ").append(ByteSize.format(spec.memoryBytes() * c.shards))
+          .append(" (").append(ByteSize.format(spec.memoryBytes())).append(" per shard)\n");
     } else {
       b.append("  total capacity:   ").append(spec.capacity() * c.shards).append(" URLs in the first slices\n");
-      b.append("  total max memory: ").append(bytes(spec.maxMemoryBytes() * c.shards))
-          .append(" (").append(bytes(spec.maxMemoryBytes())).append(" per shard)\n");
+      b.append("  total max memory: ").append(ByteSize.format(spec.maxMemoryBytes() * c.shards))
+          .append(" (").append(ByteSize.format(spec.maxMemoryBytes())).append(" per shard)\n");
     }
     if (c.cachePages() == DedupOperator.AUTO_CACHE) {
       int shardsPerSubtask = c.parallelism > 0 ? ceilDiv(c.shards, c.parallelism) : c.shards;
       b.append("  page cache:       auto: up to ")
-          .append(bytes(PageCacheSizing.filterPages(spec) * shardsPerSubtask * 4096L))
+          .append(ByteSize.format(PageCacheSizing.filterPages(spec) * shardsPerSubtask * 4096L))
           .append(" per subtask (its shards' whole filter), at most ")
           .append(Math.round(PageCacheSizing.HEAP_SHARE * 100)).append("% of the TaskManager heap over its slots\n");
     } else {
       b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
-          .append(bytes(c.cachePages() * 4096L)).append(") per subtask\n");
+          .append(ByteSize.format(c.cachePages() * 4096L)).append(") per subtask\n");
     }
     if (c.materializeEvery == 1) {
       b.append("  checkpoints:      every checkpoint writes the pages its shards changed (--materialize-every 1)\n");
@@ -306,17 +307,6 @@ public final class UrlDedupJob {
 
   private static int ceilDiv(int a, int b) {
     return (a + b - 1) / b;
-  }
-
-  static String bytes(long n) {
-    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = n;
-    int u = 0;
-    while (v >= 1024 && u < units.length - 1) {
-      v /= 1024;
-      u++;
-    }
-    return u == 0 ? n + " B" : String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
   }
 
   static void warnIfDefaultSeed(JobConfig c, PrintStream err) {

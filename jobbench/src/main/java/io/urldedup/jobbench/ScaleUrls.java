@@ -2,7 +2,7 @@ package io.urldedup.jobbench;
 
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.RecordHeaders;
-import io.urldedup.samples.SplitMix64;
+import io.urldedup.state.SplitMix64;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 

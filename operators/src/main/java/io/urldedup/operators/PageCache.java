@@ -1,6 +1,7 @@
 package io.urldedup.operators;
 
 import io.urldedup.state.PageStore;
+import io.urldedup.state.SplitMix64;
 import java.util.Arrays;
 
 /**
@@ -276,7 +277,7 @@ public final class PageCache implements PageStore {
 
   private int bucket(int shard, long pageId) {
     // murmur3 fmix64 over page id and shard
-    long h = pageId * 0x9E3779B97F4A7C15L + shard;
+    long h = pageId * SplitMix64.GAMMA + shard;
     h ^= h >>> 33;
     h *= 0xFF51AFD7ED558CCDL;
     h ^= h >>> 33;

@@ -1,5 +1,7 @@
 package io.urldedup.samples;
 
+import io.urldedup.state.SplitMix64;
+
 import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package io.urldedup.samples;
 
+import io.urldedup.state.SplitMix64;
+
 /**
  * Renders the generator's pages as URLs. A page is (host index, page id): id >= 0 is an article
  * (unique per id), id < 0 one of a host's {@link #NAV_PAGES} navigation pages.
@@ -97,7 +99,7 @@ final class CrawlUrls {
     if (isNav(id)) {
       sb.append(NAV[(int) (-1L - id)]);
     } else {
-      pm = SplitMix64.mix(seedMix ^ (id * 0x9E3779B97F4A7C15L));
+      pm = SplitMix64.mix(seedMix ^ (id * SplitMix64.GAMMA));
       sb.append('/').append(SECTIONS[(int) (pm & 15)]);
       if ((pm & 0x30) == 0) {
         sb.append('/').append(2014 + (int) ((pm >>> 6) % 13));

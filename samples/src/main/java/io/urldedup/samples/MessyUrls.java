@@ -1,5 +1,7 @@
 package io.urldedup.samples;
 
+import io.urldedup.state.SplitMix64;
+
 import java.net.IDN;
 import java.util.Locale;
 
@@ -68,7 +70,7 @@ final class MessyUrls {
     Page p = page;
     p.scheme = u.substring(0, hs);
     long hm = SplitMix64.mix(seedMix + host);
-    long pm = SplitMix64.mix(seedMix ^ (id * 0x9E3779B97F4A7C15L) ^ host);
+    long pm = SplitMix64.mix(seedMix ^ (id * SplitMix64.GAMMA) ^ host);
     p.kind = (int) ((hm >>> 3) % 20);
     p.ip = host;
     String name = u.substring(hs, ps);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.urldedup.operators.UrlCanonicalizer;
 import io.urldedup.operators.UrlRejectedException;
+import io.urldedup.state.SplitMix64;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;

@@ -10,12 +10,12 @@ import java.util.Objects;
  * its slices. The bulk of the filter lives in pages of a {@link PageStore}.
  *
  * <p>Inserts mutate the counters in place; the operator persists the header with
- * {@link FilterHeaderSerializer}, {@link FilterFormat} writes it with the pages.
+ * {@link FilterHeaderSerializer}; the tests' {@code FilterFormat} writes it with the pages.
  */
 public final class FilterHeader {
 
   /**
-   * Newest version of the header's persisted layout (FilterFormat and FilterHeaderSerializer). 1:
+   * Newest version of the header's persisted layout (FilterHeaderSerializer; tests' FilterFormat). 1:
    * the original; 2: appends the shard count and the canonicalization fingerprint and settings
    * (read from version 1 as {@link UrlMapping#UNKNOWN}, which accepts and adopts the current
    * values); 3: adds kind 2 (aged), whose headers append the window, generations, rate, geometry

@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The persisted layout of a {@link FilterHeader}, explicit little-endian over any DataOutput
- * (Flink's DataOutputView or FilterFormat's stream). Every record starts with its layout version,
- * so a newer reader decodes older records.
+ * (Flink's DataOutputView, or the stream of the tests' FilterFormat). Every record starts with its
+ * layout version, so a newer reader decodes older records.
  *
  * <pre>
  * u32 formatVersion, u8 kind (0 stable, 1 scalable, 2 aged), u64 seedFingerprint,

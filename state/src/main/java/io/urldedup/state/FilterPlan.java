@@ -212,8 +212,8 @@ public final class FilterPlan {
         + " one row, %.2f new URLs per row per generation", g.rowLines(), 8 * g.rowWords(), g.segmentBits(),
         g.lambda());
     line(sb, "  per shard: %,d rows in %,d pages, %s (%.1f bits per URL of the window)", g.rows(), g.pages(),
-        bytes(g.bytes()), g.bitsPerWindowUrl());
-    line(sb, "  total:     %s", bytes(g.bytes() * shards));
+        ByteSize.format(g.bytes()), g.bitsPerWindowUrl());
+    line(sb, "  total:     %s", ByteSize.format(g.bytes() * shards));
     line(sb, "  false-positive rate: %s at the end of a full generation (target --fpr %s)", pct(g.fpr()), spec.fpr());
     String window = timed ? duration((long) g.l() * d) : String.format(Locale.ROOT, "%,d new URLs",
         g.guaranteedInserts());
@@ -261,8 +261,8 @@ public final class FilterPlan {
         g.cellBits(), g.max(), g.k(), g.p());
     line(sb, "  block: %d words (%d bytes, %d cells); each URL touches one block", g.blockWords(),
         g.blockWords() * 8, g.cellsPerBlock());
-    line(sb, "  per shard: %d cells in %d blocks, %s", g.cells(), g.blocks(), bytes(pagesBytes(g)));
-    line(sb, "  total:     %d cells, %s", g.cells() * shards, bytes(pagesBytes(g) * shards));
+    line(sb, "  per shard: %d cells in %d blocks, %s", g.cells(), g.blocks(), ByteSize.format(pagesBytes(g)));
+    line(sb, "  total:     %d cells, %s", g.cells() * shards, ByteSize.format(pagesBytes(g) * shards));
     line(sb, "  stable false-positive rate: %s (target --fpr %s); stable zero fraction %.4f",
         pct(g.stableFpr()), spec.fpr(), g.stableZeroFraction());
     sb.append(stableForgetting(spec, shards));
@@ -289,21 +289,22 @@ public final class FilterPlan {
     line(sb, "filter: scalable Bloom filter (Almeida et al. 2007) of blocked slices; %d shards", shards);
     line(sb, "  slice i (per shard): capacity %d x %d^i URLs at error %s x %s^i (first slice: k = %d, %.2f bits/URL,"
             + " %s)", spec.capacity(), spec.growth(), fmt(eps0), fmt(spec.tightening()), s0.k(),
-        s0.bitsPerElement(), bytes(FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(),
+        s0.bitsPerElement(), ByteSize.format(FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(),
             spec.tightening(), 0)));
     line(sb, "  false-positive bound: %s (--fpr), until the memory cap", pct(spec.fpr()));
-    line(sb, "  memory cap: --max-memory %s per shard, %s total", bytes(spec.maxMemoryBytes()),
-        bytes(spec.maxMemoryBytes() * shards));
+    line(sb, "  memory cap: --max-memory %s per shard, %s total", ByteSize.format(spec.maxMemoryBytes()),
+        ByteSize.format(spec.maxMemoryBytes() * shards));
     line(sb, "  %15s  %13s  %6s  %12s  %12s  %s", "URLs (total)", "per shard", "slices", "per shard", "total",
         "FPR bound");
     for (GrowthRow r : growth(spec, shards)) {
-      line(sb, "  %,15d  %,13d  %6d  %12s  %12s  %s%s", r.urls(), r.urlsPerShard(), r.slices(), bytes(r.bytesPerShard()),
-          bytes(r.bytesPerShard() * shards), pct(r.fprBound()), r.capped() ? "  (capped: rises with overfill)" : "");
+      line(sb, "  %,15d  %,13d  %6d  %12s  %12s  %s%s", r.urls(), r.urlsPerShard(), r.slices(),
+          ByteSize.format(r.bytesPerShard()), ByteSize.format(r.bytesPerShard() * shards), pct(r.fprBound()),
+          r.capped() ? "  (capped: rises with overfill)" : "");
     }
     Cap c = cap(spec);
     line(sb, "  cap reached after %,d URLs per shard (%,d total) with %d slices (%s per shard, %s total); beyond it"
         + " the last slice is overfilled and the FPR rises", c.urlsPerShard(), c.urlsPerShard() * shards, c.slices(),
-        bytes(c.bytesPerShard()), bytes(c.bytesPerShard() * shards));
+        ByteSize.format(c.bytesPerShard()), ByteSize.format(c.bytesPerShard() * shards));
     return sb.toString();
   }
 
@@ -326,19 +327,4 @@ public final class FilterPlan {
     return String.format(Locale.ROOT, p >= 0.001 ? "%.3f%%" : "%.3g%%", p * 100);
   }
 
-  public static String bytes(long b) {
-    if (b >= 1L << 40) {
-      return String.format(Locale.ROOT, "%.2f TiB", b / (double) (1L << 40));
-    }
-    if (b >= 1L << 30) {
-      return String.format(Locale.ROOT, "%.2f GiB", b / (double) (1L << 30));
-    }
-    if (b >= 1L << 20) {
-      return String.format(Locale.ROOT, "%.2f MiB", b / (double) (1L << 20));
-    }
-    if (b >= 1L << 10) {
-      return String.format(Locale.ROOT, "%.1f KiB", b / 1024.0);
-    }
-    return b + " B";
-  }
 }

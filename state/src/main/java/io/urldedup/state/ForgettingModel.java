@@ -107,10 +107,7 @@ public final class ForgettingModel {
    * hash, which is as uniform), so each shard keeps its own insert clock.
    */
   private static int shardOf(int id, int shards) {
-    long z = (id + 1) * 0x9E3779B97F4A7C15L;
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return (int) UrlHasher.reduce(z ^ (z >>> 31), shards);
+    return (int) UrlHasher.reduce(SplitMix64.mix((id + 1) * SplitMix64.GAMMA), shards);
   }
 
   /** T with law(T) = u, linear between tabulated gaps; beyond the table the URL is never forgotten. */

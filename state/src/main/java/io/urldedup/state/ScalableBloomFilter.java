@@ -35,7 +35,7 @@ public final class ScalableBloomFilter implements DedupFilter {
 
   private BlockedBloomFilter slice(int i) {
     return new BlockedBloomFilter(store, FilterHeader.pageId(i, 0), header.sliceBlocks[i], header.sliceK[i],
-        i * 0x9E3779B97F4A7C15L);
+        i * SplitMix64.GAMMA);
   }
 
   @Override

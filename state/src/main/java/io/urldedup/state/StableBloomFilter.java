@@ -217,15 +217,15 @@ public final class StableBloomFilter implements DedupFilter {
    * state, i.e. the counter times the golden gamma, finalized.
    */
   private void insert(long[] page, int base, long h1, long h2) {
-    long seed = h2 ^ Long.rotateLeft(h1, 21) ^ mix((header.inserts + 1) * 0x9E3779B97F4A7C15L);
+    long seed = h2 ^ Long.rotateLeft(h1, 21) ^ SplitMix64.mix((header.inserts + 1) * SplitMix64.GAMMA);
     int wordMask = blockWords - 1;
     int q = p >>> wordBits;
     int rem = p & wordMask;
-    int rot = (int) (mix(seed) >>> (64 - Math.max(1, wordBits))) & wordMask;
+    int rot = (int) (SplitMix64.mix(seed) >>> (64 - Math.max(1, wordBits))) & wordMask;
     long r = 0;
     for (int w = 0; w < blockWords; w++) {
       if ((w & 3) == 0) {
-        r = mix(seed + (w + 1) * 0x9E3779B97F4A7C15L);
+        r = SplitMix64.mix(seed + (w + 1) * SplitMix64.GAMMA);
       }
       int n = q + (((w - rot) & wordMask) < rem ? 1 : 0);
       int off = (int) (((r & 0xFFFFL) * cpw) >>> 16);
@@ -297,13 +297,6 @@ public final class StableBloomFilter implements DedupFilter {
       t |= x >>> 3;
     }
     return x - (t & range);
-  }
-
-  /** SplitMix64 finalizer (Steele, Lea, Flood 2014). */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
   }
 
   /** Zero cells over the whole filter, read from the pages (tests; not for the hot path). */

@@ -75,7 +75,7 @@ class SerializerGoldenTest {
     java.util.Arrays.fill(ones, -1L);
     long[] pattern = new long[PageStore.PAGE_WORDS];
     for (int i = 0; i < pattern.length; i++) {
-      pattern[i] = Keys.mix(i);
+      pattern[i] = SplitMix64.mix(i);
     }
     return new long[][] {zero, ones, pattern};
   }

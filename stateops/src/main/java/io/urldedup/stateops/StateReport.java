@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.urldedup.state.AgedClock;
 import io.urldedup.state.AgedMath;
+import io.urldedup.state.ByteSize;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterMath;
@@ -137,7 +138,7 @@ public final class StateReport {
     line(b, "state: %s", at.display());
     line(b, "  %s, max parallelism %d, %s on disk (%s of state in the metadata), %d subtask states",
         at.nativeRocksDb() ? "native RocksDB snapshot" : "canonical savepoint format", at.maxParallelism(),
-        FilterPlan.bytes(bytesOnDisk), FilterPlan.bytes(at.stateBytes()), at.subtasks());
+        ByteSize.format(bytesOnDisk), ByteSize.format(at.stateBytes()), at.subtasks());
     line(b, "filter: %s, format v%d, seed fingerprint %016x (a hash of the seed, never the seed)", lower(h.kind()),
         h.formatVersion(), h.seedFingerprint());
     line(b, "  flags: %s --shards %s", flags(spec, n), m.shards() == UrlMapping.UNKNOWN ? "(not recorded)" : m.shards());
@@ -163,16 +164,17 @@ public final class StateReport {
         FilterPlan.pct(fpr), FilterPlan.pct(measuredFpr()), FilterPlan.pct(spec.fpr()), fpr / spec.fpr(),
         fpr > 2 * spec.fpr() ? "  WARNING: over 2x the target" : "");
     if (h.kind() == FilterSpec.Kind.STABLE) {
-      line(b, "memory: %s (--memory, fixed)", FilterPlan.bytes(memoryBytes()));
+      line(b, "memory: %s (--memory, fixed)", ByteSize.format(memoryBytes()));
       b.append(FilterPlan.stableForgetting(spec, n));
     } else if (h.kind() == FilterSpec.Kind.SCALABLE) {
       FilterPlan.Cap cap = FilterPlan.cap(spec);
       int maxSlices = shards.stream().mapToInt(s -> s.header().slices()).max().orElse(0);
       line(b, "memory: %s in slices (up to %d per shard) of --max-memory %s; %d of %d shards saturated%s",
-          FilterPlan.bytes(memoryBytes()), maxSlices, FilterPlan.bytes(spec.maxMemoryBytes() * n), saturatedShards(),
+          ByteSize.format(memoryBytes()), maxSlices, ByteSize.format(spec.maxMemoryBytes() * n), saturatedShards(),
           n, saturatedShards() > 0 ? "  WARNING: saturated shards' FPR rises with every URL" : "");
       line(b, "cap: growth stops after %,d URLs (%,d per shard, %d slices, %s of --max-memory used); beyond it"
-          + " the FPR rises", cap.urlsPerShard() * n, cap.urlsPerShard(), cap.slices(), FilterPlan.bytes(cap.bytesPerShard() * n));
+          + " the FPR rises", cap.urlsPerShard() * n, cap.urlsPerShard(), cap.slices(),
+          ByteSize.format(cap.bytesPerShard() * n));
     }
     line(b, "per shard:");
     boolean scalable = h.kind() != FilterSpec.Kind.STABLE;
@@ -181,7 +183,7 @@ public final class StateReport {
     StableHolding holding = scalable ? null : new StableHolding(h.stableGeometry());
     for (Shard s : shards) {
       line(b, "  %5d  %,12d  %6d  %10s  %8s  %9s  %9s  %s", s.shard(), s.header().inserts(), s.model().sliceCount(),
-          FilterPlan.bytes(s.model().sizeBytes()), FilterPlan.pct(set(s)), FilterPlan.pct(s.model().estimatedFpr()),
+          ByteSize.format(s.model().sizeBytes()), FilterPlan.pct(set(s)), FilterPlan.pct(s.model().estimatedFpr()),
           FilterPlan.pct(measured(s)), scalable ? (s.header().saturated() ? "yes" : "no")
               : String.format(Locale.ROOT, "%,.0f", holding.held(s.header().inserts())));
     }
@@ -432,14 +434,14 @@ public final class StateReport {
     line(b, "false-positive rate: %s from the bits now; model %s at the end of a full generation; target --fpr %s"
         + " (%.2fx)%s", FilterPlan.pct(measuredFpr()), FilterPlan.pct(fpr), FilterPlan.pct(spec.fpr()),
         fpr / spec.fpr(), measuredFpr() > 2 * spec.fpr() ? "  WARNING: over 2x the target" : "");
-    line(b, "memory: %s (fixed: %s per shard)", FilterPlan.bytes(memoryBytes()), FilterPlan.bytes(geo.bytes()));
+    line(b, "memory: %s (fixed: %s per shard)", ByteSize.format(memoryBytes()), ByteSize.format(geo.bytes()));
     line(b, "per shard:");
     line(b, "  %5s  %12s  %10s  %8s  %10s  %8s  %9s  %9s  %s", "shard", "inserts", "generation", "current", "bytes",
         "fill", "fpr", "fpr bits", "early");
     for (Shard s : shards) {
       AgedClock c = s.header().agedClock();
       line(b, "  %5d  %,12d  %,10d  %8s  %10s  %8s  %9s  %9s  %,d", s.shard(), s.header().inserts(), c.generation(),
-          FilterPlan.pct(generationFill(s)), FilterPlan.bytes(s.model().sizeBytes()), FilterPlan.pct(set(s)),
+          FilterPlan.pct(generationFill(s)), ByteSize.format(s.model().sizeBytes()), FilterPlan.pct(set(s)),
           FilterPlan.pct(s.model().estimatedFpr()), FilterPlan.pct(measured(s)), c.earlyAdvances());
     }
   }

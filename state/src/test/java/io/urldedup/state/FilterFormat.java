@@ -13,8 +13,9 @@ import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 
 /**
- * The standalone, versioned binary form of a whole filter (header + pages), for export, offline
- * inspection and golden tests. Explicit little-endian; the seed appears only as its fingerprint.
+ * The standalone, versioned binary form of a whole filter (header + pages), a test fixture: the
+ * golden {@code .udfl} files pin {@link FilterHeaderCodec}'s layouts and the page words with it, and
+ * no main code reads or writes it. Explicit little-endian; the seed appears only as its fingerprint.
  *
  * <pre>
  * offset  size  field

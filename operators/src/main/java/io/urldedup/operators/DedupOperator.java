@@ -160,6 +160,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private static final long GAUGE_PERIOD_NANOS = 5_000_000_000L;
 
   private static final int NO_KEY = Integer.MIN_VALUE;
+  /** {@code Shard.firstChunk} of restored chunks whose keys are not consecutive. */
+  private static final long UNKNOWN_CHUNKS = Long.MIN_VALUE;
 
   /** A shard whose estimated FPR passes this multiple of the target logs a WARN (once). */
   static final double FPR_WARN_FACTOR = 2;
@@ -603,6 +605,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       ops += chunk.replay(s.filter);
     }
     s.nextChunk = keys.get(keys.size() - 1) + 1;
+    // chunks are written with consecutive keys; anything else is cleared by iterating them
+    s.firstChunk = s.nextChunk - keys.get(0) == keys.size() ? keys.get(0) : UNKNOWN_CHUNKS;
     s.stale = true;
     s.changed = true;
     metrics.logReplayed(ops);
@@ -810,7 +814,16 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     s.materializeNow = false;
     s.mustMaterialize = false;
     if (s.stale) {
-      logState.clear();
+      // by key: MapState.clear() iterates the chunks, reading each (up to 1 MiB) only to delete
+      // it; in a 4 x 10^7-URL profile that was half of a round's time on the task thread
+      if (s.firstChunk == UNKNOWN_CHUNKS) {
+        logState.clear();
+      } else {
+        for (long k = s.firstChunk; k < s.nextChunk; k++) {
+          logState.remove(k);
+        }
+      }
+      s.firstChunk = s.nextChunk;
     }
     if (logState != null) {
       metrics.shardMaterialized();
@@ -984,6 +997,26 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     return out;
   }
 
+  /** Tests: the log chunk keys in keyed state, by shard. */
+  java.util.Map<Integer, java.util.List<Long>> storedChunkKeys() throws Exception {
+    java.util.Map<Integer, java.util.List<Long>> out = new java.util.TreeMap<>();
+    Object key = getCurrentKey();
+    getKeyedStateBackend().applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
+        logDescriptor(), (k, state) -> {
+          java.util.List<Long> keys = new java.util.ArrayList<>();
+          state.keys().forEach(keys::add);
+          if (!keys.isEmpty()) {
+            keys.sort(null);
+            out.put((Integer) k, keys);
+          }
+        });
+    if (key != null) {
+      setCurrentKey(key);
+    }
+    keyShard = key == null ? NO_KEY : (Integer) key;
+    return out;
+  }
+
   /** Tests: whether the insert log state is registered (never for N = 1 without restored logs). */
   boolean hasLogState() {
     return logState != null;
@@ -1071,6 +1104,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     boolean materializeNow;
     /** Key of the shard's next log chunk (rising). */
     long nextChunk;
+    /** Key of its first chunk since its base: its chunks in state are firstChunk until nextChunk. */
+    long firstChunk;
 
     Shard(int shard, DedupFilter filter) {
       this.shard = shard;

@@ -340,6 +340,11 @@ class LoggedStateRestoreTest {
     }
     long materialized = op.metrics().shardsMaterialized();
     assertEquals(SHARDS, materialized, "checkpoint 1 materialized the new shards (no base yet)");
+    Map<Integer, List<Long>> chunks = op.storedChunkKeys();
+    assertEquals(SHARDS, chunks.size(), "checkpoints 2 and 3 wrote every shard's log");
+    for (List<Long> keys : chunks.values()) {
+      assertEquals(List.of(0L, 1L), keys, "one chunk per checkpoint, keys rising from 0");
+    }
 
     // 300 records at the barrier's time: the first check (256 records) finds one shard due
     feed(List.of(h), BEFORE.get(3), decisions);
@@ -356,6 +361,10 @@ class LoggedStateRestoreTest {
     assertEquals(pagesWritten, op.cache().writeBacks(), "the epoch's barrier writes no page");
     assertEquals(materialized + SHARDS, op.metrics().shardsMaterialized());
     assertTrue(op.metrics().logBytesWritten() > logBefore, "the barrier writes the log since the round");
+    // the round deleted the chunks it materialized (by key); only the chunk written since remains
+    for (var e : op.storedChunkKeys().entrySet()) {
+      assertEquals(List.of(2L), e.getValue(), "shard " + e.getKey() + ": chunks after the round");
+    }
     h.close();
   }
 

@@ -7,15 +7,17 @@
 #               every changed page at every checkpoint)
 #
 # Each run: its own JVM and mini-cluster, RocksDB, scalable filter at 1% (capacity
-# SCALE_CAPACITY, default DISTINCT / 10, so the chain grows; DISTINCT keeps one slice), build-up as fast as the job goes, then SCALE_STEADY_RATE new URLs/s
-# (100000) for SCALE_STEADY_CHECKPOINTS checkpoints (16) at SCALE_INTERVAL (10s); cancel; restore
+# SCALE_CAPACITY, default DISTINCT / 10, so the chain grows; a capacity above DISTINCT plus the
+# steady phase's new URLs keeps one slice), build-up as fast as the job goes, then
+# SCALE_STEADY_RATE records/s (100000; three in four are new URLs, so 133334 is 10^5 new URLs/s)
+# for SCALE_STEADY_CHECKPOINTS checkpoints (16) at SCALE_INTERVAL (10s); cancel; restore
 # from the retained checkpoint. Writes OUTDIR/n<N>.{properties,series.csv,checkpoints.csv,log} and
 # OUTDIR/*.png. Bounded: SCALE_TIMEOUT seconds per run (7200).
 # Environment: SCALE_XMX (8g), SCALE_MANAGED (RocksDB's memory, 2g), SCALE_FLAGS (more job flags),
 # JOBBENCH_SKIP_BUILD=1, JOBBENCH_LIB (see java-env.sh).
 set -euo pipefail
 if [[ $# -lt 2 || "$1" == -h || "$1" == --help ]]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+  awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"
   exit 2
 fi
 OUT=$(mkdir -p "$1" && cd "$1" && pwd)

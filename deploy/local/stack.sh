@@ -157,7 +157,15 @@ start() {
   local name="$1"; shift
   mkdir -p "$PIDS" "$LOGS"
   setsid nohup "$JAVA" "-Durldedup.stack=$name" "$@" >>"$LOGS/$name.out" 2>&1 </dev/null &
-  echo $! >"$PIDS/$name.pid"
+  local pid=$! i
+  echo "$pid" >"$PIDS/$name.pid"
+  # Until the child has exec'd, /proc/PID/cmdline is this shell's, and alive() would call a process
+  # that is still starting dead (CI saw "kafka exited during start-up" with no kafka.out yet).
+  for i in $(seq 1 100); do
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "-Durldedup.stack=$name" && return 0
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.05
+  done
 }
 
 # stop NAME...: SIGTERM to each, then wait for all together (brokers of one quorum must go down

@@ -37,8 +37,8 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 /**
  * The scale rehearsal (issue 23): one urldedup job on a generated stream ({@link ScaleUrls}) in
  * this JVM's mini-cluster. A build-up phase adds {@code --distinct} new URLs as fast as the job
- * takes them; a steady phase then adds new URLs at {@code --steady-rate} per second for {@code
- * --steady-checkpoints} checkpoints. Then the job is cancelled (its last checkpoint is retained),
+ * takes them; a steady phase then reads {@code --steady-rate} records per second (three in four
+ * new URLs, so 133334 is 10^5 new URLs/s) for {@code --steady-checkpoints} checkpoints. Then the job is cancelled (its last checkpoint is retained),
  * and a second job restores it and reads fresh URLs: the restore time is from its submission to
  * its {@code --restore-mark}-th output record (by then every shard has been opened).
  *

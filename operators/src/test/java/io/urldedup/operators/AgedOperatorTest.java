@@ -47,9 +47,16 @@ class AgedOperatorTest {
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
       GenerationTime time, Backend backend, int parallelism, int subtask, OperatorSubtaskState restore)
       throws Exception {
+    return harness(time, backend, parallelism, subtask, restore, WallClock.SYSTEM);
+  }
+
+  static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
+      GenerationTime time, Backend backend, int parallelism, int subtask, OperatorSubtaskState restore,
+      WallClock wallClock) throws Exception {
+    DedupOperator op = new DedupOperator(SPEC, DedupOperatorTestKit.MAPPING, 64, false, time,
+        DedupSettings.PAGES_AT_EVERY_CHECKPOINT, wallClock);
     KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
-        new KeyedOneInputStreamOperatorTestHarness<>(new DedupOperator(SPEC, DedupOperatorTestKit.MAPPING, 64, false, time), r -> r.shard,
-            Types.INT, MAX_PARALLELISM, parallelism, subtask);
+        new KeyedOneInputStreamOperatorTestHarness<>(op, r -> r.shard, Types.INT, MAX_PARALLELISM, parallelism, subtask);
     h.setStateBackend(DedupOperatorTestKit.stateBackend(backend));
     h.setCheckpointStorage(new JobManagerCheckpointStorage(64 << 20));
     h.initializeState(restore);
@@ -154,7 +161,7 @@ class AgedOperatorTest {
     List<Boolean> d = new ArrayList<>();
     // 8 shards x 200/s planned: 20,000 new URLs within one second are about 12x the plan
     List<String> warnings;
-    try (WarningCapture capture = new WarningCapture(DedupOperator.class)) {
+    try (WarningCapture capture = new WarningCapture(AgedGenerationDriver.class)) {
       emitted(h, urls("burst", 0, 20_000), 0, d);
       warnings = capture.messages();
     }
@@ -186,7 +193,7 @@ class AgedOperatorTest {
     assertEquals(400, emitted(h, first, t, d));
     DedupOperator op = (DedupOperator) h.getOperator();
     List<String> warnings;
-    try (WarningCapture capture = new WarningCapture(DedupOperator.class)) {
+    try (WarningCapture capture = new WarningCapture(AgedGenerationDriver.class)) {
       long future = t + 100L * 365 * 86_400_000;
       for (UrlRecord r : urls("aged-future-bogus", 0, 3)) {
         process(h, r, future);
@@ -204,12 +211,67 @@ class AgedOperatorTest {
     h.close();
   }
 
+  /** A wall clock the test moves by hand. */
+  static final class ManualClock implements WallClock {
+    private static final long serialVersionUID = 1L;
+    long millis;
+
+    ManualClock(long millis) {
+      this.millis = millis;
+    }
+
+    @Override
+    public long currentTimeMillis() {
+      return millis;
+    }
+  }
+
+  /**
+   * The limit on event time is the injected wall clock's, not the system's: with the clock at t (in
+   * 1970, long before the system's now), records ten windows ahead are clamped to one generation
+   * past t and forget nothing; once the clock has moved ten windows on, the same time passes
+   * unclamped, the watermark moves every shard there and the URLs of t are forgotten. No sleeping.
+   */
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void eventTimeIsClampedToTheInjectedWallClock(Backend backend) throws Exception {
+    GenerationTime time = GenerationTime.eventTime(OOO);
+    long t = 7_000_000;
+    long later = t + 10 * WINDOW;
+    long d = SPEC.generationMillis();
+    ManualClock wall = new ManualClock(t);
+    var h = harness(time, backend, 1, 0, null, wall);
+    DedupOperator op = (DedupOperator) h.getOperator();
+    at(h, time, t);
+    List<UrlRecord> first = urls("aged-wall", 0, 200);
+    List<Boolean> dec = new ArrayList<>();
+    assertEquals(200, emitted(h, first, t, dec), "first occurrences");
+
+    List<UrlRecord> ahead = urls("aged-wall-ahead", 0, 50);
+    emitted(h, ahead, later, dec);
+    assertEquals(ahead.size(), op.metrics().timestampsClamped(), "ten windows past the manual clock: clamped");
+    for (var header : op.openHeaders().values()) {
+      assertEquals(Math.floorDiv(t, d) + 1, header.agedClock().epoch(), "one generation past the manual clock");
+    }
+    assertEquals(0, emitted(h, first, t + 1_000, dec), "URLs of the window after clamped records");
+
+    wall.millis = later;
+    emitted(h, urls("aged-wall-later", 0, 50), later, dec);
+    assertEquals(ahead.size(), op.metrics().timestampsClamped(), "the moved clock lets the same time pass");
+    at(h, time, later);
+    for (var header : op.openHeaders().values()) {
+      assertEquals(Math.floorDiv(later - OOO, d), header.agedClock().epoch(), "every shard at the time now allowed");
+    }
+    assertTrue(emitted(h, first, later, dec) >= 198, "the URLs of ten windows ago are forgotten");
+    h.close();
+  }
+
   /** Event time on records without timestamps: nothing ages, which is warned once per subtask. */
   @Test
   void recordsWithoutTimestampsWarnOnce() throws Exception {
     var h = harness(GenerationTime.eventTime(OOO), Backend.HASHMAP, 1, 0, null);
     List<String> warnings;
-    try (WarningCapture capture = new WarningCapture(DedupOperator.class)) {
+    try (WarningCapture capture = new WarningCapture(AgedGenerationDriver.class)) {
       for (UrlRecord r : urls("aged-no-ts", 0, 50)) {
         h.processElement(new StreamRecord<>(r));
       }

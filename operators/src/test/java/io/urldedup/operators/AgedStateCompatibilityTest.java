@@ -213,7 +213,7 @@ class AgedStateCompatibilityTest {
     String what = w + " golden v" + version + " written by " + writer + ", restored on " + backend;
     var h = DedupOperatorTestKit.open(operator(w), backend, golden(w, writer, version));
     DedupOperator op = (DedupOperator) h.getOperator();
-    Map<Integer, FilterHeader> stored = op.storedHeaders();
+    Map<Integer, FilterHeader> stored = StoredState.headers(op);
     assertEquals(SHARDS, stored.size(), what);
     for (FilterHeader header : stored.values()) {
       assertEquals(geometry(w, version), header.agedGeometry(), what + ": the geometry it was written with");

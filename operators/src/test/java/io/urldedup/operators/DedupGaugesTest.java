@@ -32,7 +32,7 @@ class DedupGaugesTest {
   @Test
   void scalableGaugesFollowTheHeadersAndWarnOncePerShard() throws Exception {
     FilterSpec spec = FilterSpec.scalable(0.01, 100, 2, 0.5, 8 * 1024);
-    try (WarningCapture warnings = new WarningCapture(DedupOperator.class)) {
+    try (WarningCapture warnings = new WarningCapture(FilterHealth.class)) {
       var h = open(spec, 64, Backend.HASHMAP, null);
       DedupOperator op = (DedupOperator) h.getOperator();
       feed(h, urls("g", 0, 400)); // ~50 per shard: nothing saturated
@@ -51,7 +51,7 @@ class DedupGaugesTest {
       assertEquals(sumInserts(headers), m.estimatedDistinct());
       assertEquals(1, m.saturated());
       assertEquals(maxFpr(op) / spec.fpr(), m.fprOverTarget(), 1e-12);
-      assertTrue(m.fprOverTarget() > DedupOperator.FPR_WARN_FACTOR, "fprOverTarget " + m.fprOverTarget());
+      assertTrue(m.fprOverTarget() > FilterHealth.FPR_WARN_FACTOR, "fprOverTarget " + m.fprOverTarget());
       List<String> w = warnings.messages();
       for (int shard : headers.keySet()) {
         assertEquals(1, w.stream().filter(s -> s.startsWith("shard " + shard + " saturated")).count(), w.toString());

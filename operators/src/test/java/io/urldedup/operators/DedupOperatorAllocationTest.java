@@ -65,7 +65,7 @@ class DedupOperatorAllocationTest {
     h.setOutputCreator(serializer -> out);
     h.open();
     // gauges are recomputed at most every 5 s, off the per-record budget; keep them out of the window
-    ((DedupOperator) h.getOperator()).gaugePeriodNanos = Long.MAX_VALUE;
+    ((DedupOperator) h.getOperator()).health().periodNanos = Long.MAX_VALUE;
     List<StreamRecord<UrlRecord>> records = new ArrayList<>();
     for (UrlRecord r : urls("alloc", 0, 400)) {
       records.add(new StreamRecord<>(r));

@@ -166,7 +166,7 @@ class DedupOperatorTest {
     assertTrue(op.cache().hasDirty());
     op.finish();
     assertFalse(op.cache().hasDirty());
-    assertEquals(op.openHeaders(), op.storedHeaders());
+    assertEquals(op.openHeaders(), StoredState.headers(op));
     h.close();
   }
 
@@ -220,7 +220,7 @@ class DedupOperatorTest {
       a.close();
 
       var b = open(spec, 4, backend, snapshot);
-      assertEquals(headersAtSnapshot, ((DedupOperator) b.getOperator()).storedHeaders(), kind + " on " + backend);
+      assertEquals(headersAtSnapshot, StoredState.headers((DedupOperator) b.getOperator()), kind + " on " + backend);
       List<Boolean> afterB = feed(b, part2);
       b.close();
       assertEquals(afterA, afterB, kind + " on " + backend);

@@ -136,7 +136,7 @@ class LoggedStateRestoreTest {
     h.initializeState(restore);
     h.open();
     if (cachePages < 16) {
-      op.spillWords = 16;
+      op.checkpointer().spillWords = 16;
     }
     return h;
   }
@@ -177,9 +177,9 @@ class LoggedStateRestoreTest {
     for (var h : subtasks) {
       DedupOperatorTestKit.checkpoint(h, FINAL_ID);
       DedupOperator op = (DedupOperator) h.getOperator();
-      headers.putAll(op.storedHeaders());
-      pages.putAll(op.storedPages());
-      assertEquals(op.openHeaders(), op.storedHeaders(), "open headers vs stored after the final checkpoint");
+      headers.putAll(StoredState.headers(op));
+      pages.putAll(StoredState.pages(op));
+      assertEquals(op.openHeaders(), StoredState.headers(op), "open headers vs stored after the final checkpoint");
       h.close();
     }
     return new Stored(headers, pages);
@@ -246,7 +246,7 @@ class LoggedStateRestoreTest {
     assertTrue(op4.hasLogState());
     assertTrue(op4.metrics().logBytesWritten() > 0, what + ": N = 4 wrote log chunks");
     if (cachePages < 16) {
-      assertTrue(op4.spills > 0, what + ": logs spilled between checkpoints");
+      assertTrue(op4.checkpointer().spills > 0, what + ": logs spilled between checkpoints");
     }
     runAfter(List.of(a4), decisions4);
     assertEquals(truthDecisions, decisions4, what + ": N = 4 decisions");
@@ -331,7 +331,7 @@ class LoggedStateRestoreTest {
     DedupOperator op = operator(Kind.SCALABLE, 4096, 4);
     var h = open(op, backend, 1, 0, null, 4096);
     long[] now = {0};
-    op.nanoClock = () -> now[0];
+    op.checkpointer().nanoClock = () -> now[0];
     List<Boolean> decisions = new ArrayList<>();
     for (int c = 1; c <= 3; c++) {
       feed(List.of(h), BEFORE.get(c - 1), decisions);
@@ -340,7 +340,7 @@ class LoggedStateRestoreTest {
     }
     long materialized = op.metrics().shardsMaterialized();
     assertEquals(SHARDS, materialized, "checkpoint 1 materialized the new shards (no base yet)");
-    Map<Integer, List<Long>> chunks = op.storedChunkKeys();
+    Map<Integer, List<Long>> chunks = StoredState.chunkKeys(op);
     assertEquals(SHARDS, chunks.size(), "checkpoints 2 and 3 wrote every shard's log");
     for (List<Long> keys : chunks.values()) {
       assertEquals(List.of(0L, 1L), keys, "one chunk per checkpoint, keys rising from 0");
@@ -362,7 +362,7 @@ class LoggedStateRestoreTest {
     assertEquals(materialized + SHARDS, op.metrics().shardsMaterialized());
     assertTrue(op.metrics().logBytesWritten() > logBefore, "the barrier writes the log since the round");
     // the round deleted the chunks it materialized (by key); only the chunk written since remains
-    for (var e : op.storedChunkKeys().entrySet()) {
+    for (var e : StoredState.chunkKeys(op).entrySet()) {
       assertEquals(List.of(2L), e.getValue(), "shard " + e.getKey() + ": chunks after the round");
     }
     h.close();

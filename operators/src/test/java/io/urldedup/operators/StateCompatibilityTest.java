@@ -159,7 +159,7 @@ class StateCompatibilityTest {
     DedupOperator op = (DedupOperator) h.getOperator();
     Reference ref = new Reference(spec(kind), writtenUnder(version));
     ref.feed(written());
-    assertEquals(ref.headers(), op.storedHeaders(), what + ": headers");
+    assertEquals(ref.headers(), StoredState.headers(op), what + ": headers");
 
     List<Boolean> expected = ref.feed(later());
     List<Boolean> got = feed(h, later());
@@ -168,7 +168,7 @@ class StateCompatibilityTest {
       assertEquals(0, DedupOperatorTestKit.count(got.subList(0, WRITTEN)), what + ": a restored URL was emitted");
     }
     h.prepareSnapshotPreBarrier(2);
-    for (FilterHeader stored : op.storedHeaders().values()) {
+    for (FilterHeader stored : StoredState.headers(op).values()) {
       assertEquals(V2_MAPPING, stored.mapping(), what + ": a touched shard records the current mapping");
     }
     h.close();
@@ -212,7 +212,7 @@ class StateCompatibilityTest {
     var h = DedupOperatorTestKit.open(new DedupOperator(SCALABLE, threeShards, 8, false), Backend.HASHMAP, s);
     feed(h, urls("golden-later", 0, 40, SHARDS));
     h.prepareSnapshotPreBarrier(2);
-    for (FilterHeader stored : ((DedupOperator) h.getOperator()).storedHeaders().values()) {
+    for (FilterHeader stored : StoredState.headers((DedupOperator) h.getOperator()).values()) {
       assertEquals(3, stored.mapping().shards());
     }
     h.close();
@@ -256,7 +256,7 @@ class StateCompatibilityTest {
     UrlMapping www = DedupOperatorTestKit.decode().shards(SHARDS).stripWww(true).build().urlMapping();
     List<String> warnings;
     KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h;
-    try (WarningCapture capture = new WarningCapture(DedupOperator.class)) {
+    try (WarningCapture capture = new WarningCapture(RestoredStateCheck.class)) {
       h = DedupOperatorTestKit.open(new DedupOperator(SCALABLE, www, 8, true), Backend.HASHMAP, s);
       warnings = capture.messages();
     }
@@ -269,7 +269,7 @@ class StateCompatibilityTest {
     ref.feed(written());
     assertSameDecisions(ref.feed(later()), feed(h, later()), later(), "allowed change");
     OperatorSubtaskState next = DedupOperatorTestKit.checkpoint(h, 2);
-    for (FilterHeader stored : ((DedupOperator) h.getOperator()).storedHeaders().values()) {
+    for (FilterHeader stored : StoredState.headers((DedupOperator) h.getOperator()).values()) {
       assertEquals(www, stored.mapping());
     }
     h.close();

@@ -41,7 +41,7 @@ final class BrokerCheck {
       admin = Admin.create(p);
     } catch (KafkaException e) {
       // e.g. "No resolvable bootstrap urls given in bootstrap.servers": about the servers only
-      throw new ConfigException(JobConfig.BOOTSTRAP_SERVERS.flag() + " " + c.bootstrapServers + ": the Kafka client"
+      throw new ConfigException(Flags.BOOTSTRAP_SERVERS.flag() + " " + c.bootstrapServers + ": the Kafka client"
           + " cannot use it (" + (e.getMessage() != null && e.getMessage().contains("bootstrap")
               ? e.getMessage() : e.getClass().getSimpleName() + "; check --kafka-properties")
           + "); accepted: HOST:PORT[,...] of reachable brokers");
@@ -57,14 +57,14 @@ final class BrokerCheck {
       throw unreachable(c, timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ConfigException(JobConfig.BOOTSTRAP_SERVERS.flag() + ": interrupted while checking the brokers");
+      throw new ConfigException(Flags.BOOTSTRAP_SERVERS.flag() + ": interrupted while checking the brokers");
     } finally {
       admin.close(Duration.ZERO);
     }
   }
 
   private static ConfigException unreachable(JobConfig c, Duration timeout) {
-    return new ConfigException(JobConfig.BOOTSTRAP_SERVERS.flag() + " " + c.bootstrapServers + ": no Kafka broker"
+    return new ConfigException(Flags.BOOTSTRAP_SERVERS.flag() + " " + c.bootstrapServers + ": no Kafka broker"
         + " answered within " + timeout.toSeconds() + " s (not running, or not reachable from here); accepted:"
         + " HOST:PORT[,...] of running brokers");
   }

@@ -68,7 +68,7 @@ public final class KafkaIO {
 
   /** Null when {@code --dlq-topic none}: dead letters are then only counted. */
   public static KafkaSink<DeadLetter> dlqSink(JobConfig c) {
-    if (JobConfig.NONE.equalsIgnoreCase(c.dlqTopic)) {
+    if (Flags.NONE.equalsIgnoreCase(c.dlqTopic)) {
       return null;
     }
     return exactlyOnceSink(c, "-dlq", new DeadLetterSerializer(c.dlqTopic));

@@ -50,8 +50,8 @@ final class Preflight {
       }
       input = Place.of(in);
     }
-    Place output = writable(JobConfig.OUTPUT, c.output);
-    Place dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null : writable(JobConfig.DLQ, c.dlq);
+    Place output = writable(Flags.OUTPUT, c.output);
+    Place dlq = Flags.NONE.equalsIgnoreCase(c.dlq) ? null : writable(Flags.DLQ, c.dlq);
     String in = "--input " + c.input + (stdin ? " (stdin)" : "");
     if (output.same(input)) {
       throw new ConfigException("--output " + c.output + " and " + in + " are the same file (" + input
@@ -171,11 +171,11 @@ final class Preflight {
     String flag = null;
     if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec.kind() == FilterSpec.Kind.STABLE) {
       need = c.memoryBytes;
-      flag = JobConfig.MEMORY.flag();
+      flag = Flags.MEMORY.flag();
     } else if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec.kind() == FilterSpec.Kind.SCALABLE) {
       need = FilterMath.blockedPages(spec.capacity(), spec.fpr() * (1 - spec.tightening()))
           * (long) PageStore.PAGE_BYTES * c.shards;
-      flag = JobConfig.CAPACITY.flag();
+      flag = Flags.CAPACITY.flag();
     } // aged: not sized here yet
     if (need + cache <= budget) {
       return;
@@ -202,7 +202,7 @@ final class Preflight {
       return c.parallelism;
     }
     int cores = Runtime.getRuntime().availableProcessors();
-    return c.mode == JobConfig.Mode.EMBEDDED ? Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, cores) : cores;
+    return c.mode == JobConfig.Mode.EMBEDDED ? Math.min(Flags.EMBEDDED_MAX_PARALLELISM, cores) : cores;
   }
 
   private static String fits(FilterSpec spec, long bytes) {

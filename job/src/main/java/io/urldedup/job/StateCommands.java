@@ -70,7 +70,7 @@ final class StateCommands {
    * lines are counted by reason as in {@code run}, and written to {@code --dlq} if given.
    */
   static int bootstrap(JobConfig c, LocalCluster cluster, PrintStream err) throws Exception {
-    if (c.filter == FilterSpec.Kind.AGED && c.isSet(JobConfig.WINDOW)) {
+    if (c.filter == FilterSpec.Kind.AGED && c.isSet(Flags.WINDOW)) {
       throw new ConfigException("--window: bootstrap cannot build a time window: a file holds no time at which"
           + " each URL was seen, and replaying processing time would put them all into the generation of the"
           + " moment the bootstrap runs; accepted: --window-urls N (a count window), or feed the URLs through"
@@ -100,7 +100,7 @@ final class StateCommands {
         .process(new DecodeFunction(c.decodeConfig()), TypeInformation.of(UrlRecord.class))
         .setParallelism(1)
         .name("decode");
-    boolean dlq = !JobConfig.NONE.equalsIgnoreCase(c.dlq);
+    boolean dlq = !Flags.NONE.equalsIgnoreCase(c.dlq);
     if (dlq) {
       decoded.getSideOutput(DecodeFunction.DEAD_LETTERS)
           .sinkTo(new LineSink<DeadLetter>("--dlq", c.dlq, DeadLetterLine::format))
@@ -145,7 +145,7 @@ final class StateCommands {
       out.println("state: " + at.display() + ": no filter shard in it (no URL was ever processed)");
       return 0;
     }
-    out.print(c.get(JobConfig.JSON) ? report.json() : report.text());
+    out.print(c.get(Flags.JSON) ? report.json() : report.text());
     return 0;
   }
 
@@ -259,7 +259,7 @@ final class StateCommands {
       UrlMapping was = a.storedMapping();
       if (was.seedFingerprint() != now.seedFingerprint()) {
         throw new ConfigException(String.format(Locale.ROOT, "the state was written with a different hash seed"
-                + " (fingerprint %016x vs %016x): set " + JobConfig.SEED_ENV + " (or --hash-seed) to the job's seed",
+                + " (fingerprint %016x vs %016x): set " + Flags.SEED_ENV + " (or --hash-seed) to the job's seed",
             was.seedFingerprint(), now.seedFingerprint()));
       }
       if (was.shards() != UrlMapping.UNKNOWN && was.shards() != now.shards()) {
@@ -279,10 +279,10 @@ final class StateCommands {
 
   /** {@code --state}: a local directory, or a URI of a file system Flink has here (s3://, hdfs://). */
   private static Path stateDir(JobConfig c) {
-    if (!c.isSet(JobConfig.STATE)) {
+    if (!c.isSet(Flags.STATE)) {
       throw new ConfigException("--state DIR is required: the savepoint directory");
     }
-    String flag = c.get(JobConfig.STATE);
+    String flag = c.get(Flags.STATE);
     Path dir;
     try {
       dir = StateLocation.of(flag);

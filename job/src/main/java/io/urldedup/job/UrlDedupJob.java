@@ -105,7 +105,7 @@ public final class UrlDedupJob {
       switch (command) {
         case "help", "--help", "-h" -> {
           noArguments("help", rest);
-          out.print(JobConfig.helpText());
+          out.print(HelpText.render());
           return 0;
         }
         case "version", "--version" -> {
@@ -118,7 +118,7 @@ public final class UrlDedupJob {
             return 0;
           }
           JobConfig c = JobConfig.parseForPlan(rest, System.getenv());
-          out.print(c.get(JobConfig.JSON) ? planJson(c) : plan(c));
+          out.print(c.get(Flags.JSON) ? planJson(c) : plan(c));
           out.flush();
           // what run would refuse in this JVM, refused after the plan with run's message
           Preflight.heap(c);
@@ -146,7 +146,7 @@ public final class UrlDedupJob {
           if (wantsHelp(rest, out)) {
             return 0;
           }
-          List<List<String>> split = JobConfig.splitPositionals(rest);
+          List<List<String>> split = ArgsParser.splitPositionals(rest);
           JobConfig c = logging(JobConfig.parse(Command.PROBE, split.get(0).toArray(String[]::new),
               System.getenv()));
           try (LocalCluster cluster = LocalCluster.open()) {
@@ -178,14 +178,14 @@ public final class UrlDedupJob {
   }
 
   private static JobConfig logging(JobConfig c) {
-    CliLogging.verbose(c.get(JobConfig.VERBOSE));
+    CliLogging.verbose(c.get(Flags.VERBOSE));
     return c;
   }
 
   private static boolean wantsHelp(String[] args, PrintStream out) {
     for (String a : args) {
       if (a.equals("--help") || a.equals("-h")) {
-        out.print(JobConfig.helpText());
+        out.print(HelpText.render());
         return true;
       }
     }
@@ -301,7 +301,7 @@ public final class UrlDedupJob {
       case AGED -> spec.agedGeometry().bytes();
     };
     double interval = (c.checkpointInterval != null ? c.checkpointInterval
-        : JobConfig.CHECKPOINT_INTERVAL.parse(JobConfig.DEFAULT_CHECKPOINT_INTERVAL)).toMillis() / 1000.0;
+        : Flags.CHECKPOINT_INTERVAL.parse(Flags.DEFAULT_CHECKPOINT_INTERVAL)).toMillis() / 1000.0;
     return ClusterShape.of(c.rate, perShard * c.shards, c.materializeEvery, interval, c.maxParallelism());
   }
 
@@ -311,7 +311,7 @@ public final class UrlDedupJob {
 
   static void warnIfDefaultSeed(JobConfig c, PrintStream err) {
     if (c.defaultSeed) {
-      err.println("urldedup: warning: no --hash-seed or " + JobConfig.SEED_ENV + " given: using the"
+      err.println("urldedup: warning: no --hash-seed or " + Flags.SEED_ENV + " given: using the"
           + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
           + " production and keep it (a restore with another seed is refused).");
     } else if (c.hashSeed >>> 32 == 0 || c.hashSeed >> 32 == -1) {
@@ -328,8 +328,8 @@ public final class UrlDedupJob {
       Preflight.files(c);
     }
     // closed in reverse: the cluster and its files go before the state directory's lock
-    try (EmbeddedState state = c.mode == JobConfig.Mode.EMBEDDED && c.isSet(JobConfig.STATE)
-            ? EmbeddedState.open(c.get(JobConfig.STATE)) : null;
+    try (EmbeddedState state = c.mode == JobConfig.Mode.EMBEDDED && c.isSet(Flags.STATE)
+            ? EmbeddedState.open(c.get(Flags.STATE)) : null;
         LocalCluster cluster = LocalCluster.open()) {
       return execute(c, state, cluster, err);
     }
@@ -382,7 +382,7 @@ public final class UrlDedupJob {
   private static int embedded(JobConfig c, StreamExecutionEnvironment env, EmbeddedState state,
       LocalCluster cluster, PrintStream err) throws Exception {
     env.setParallelism(c.parallelism > 0 ? c.parallelism
-        : Math.min(JobConfig.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
+        : Math.min(Flags.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
     boolean stdin = LineSplit.STDIN.equals(c.input);
     // stdin, a named pipe, <(cmd): read as a stream (no spool, no seek), each line as it arrives
     boolean stream = LineFileSource.isStream(c.input);
@@ -411,7 +411,7 @@ public final class UrlDedupJob {
         .setParallelism(stream || state != null || inOrder(c) ? 1 : env.getParallelism())
         .uid(state == null ? "file-source" : state.sourceUid());
     LineSink<UrlRecord> out = new LineSink<>("--output", c.output, r -> r.value);
-    LineSink<DeadLetter> dlq = JobConfig.NONE.equalsIgnoreCase(c.dlq) ? null
+    LineSink<DeadLetter> dlq = Flags.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
     DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
         c.allowCanonicalizationChange, c.generationTime(), eventTime, c.dedupSettings());

@@ -86,7 +86,7 @@ class DeploymentManifestTest {
   void argsAreFlagsTheJobKnowsAndParse(@TempDir Path tmp) throws IOException {
     List<String> args = strings(map(map(deployment, "spec"), "job").get("args"));
     assertEquals("run", args.get(0), "first argument: the command");
-    Set<String> flags = JobConfig.flagNames();
+    Set<String> flags = Flags.names();
     for (String a : args) {
       if (a.startsWith("--")) {
         assertTrue(flags.contains(a.substring(2)), "unknown job flag " + a + " (known: " + flags + ")");
@@ -112,7 +112,7 @@ class DeploymentManifestTest {
     List<String> local = new ArrayList<>(args.subList(1, args.size()));
     local.set(local.indexOf(confPath), conf.toString());
     local.set(local.indexOf(kafkaPropsPath), props.toString());
-    JobConfig parsed = JobConfig.parse(local.toArray(String[]::new), Map.of(JobConfig.SEED_ENV, "0x1234abcd"));
+    JobConfig parsed = JobConfig.parse(local.toArray(String[]::new), Map.of(Flags.SEED_ENV, "0x1234abcd"));
     assertEquals(JobConfig.Mode.KAFKA, parsed.mode);
   }
 
@@ -123,7 +123,7 @@ class DeploymentManifestTest {
     for (Object o : (List<?>) container.get("env")) {
       @SuppressWarnings("unchecked")
       Map<String, Object> env = (Map<String, Object>) o;
-      if (JobConfig.SEED_ENV.equals(env.get("name"))) {
+      if (Flags.SEED_ENV.equals(env.get("name"))) {
         assertTrue(!env.containsKey("value"), "the seed must not be written into the manifest");
         Map<String, Object> ref = map(map(env, "valueFrom"), "secretKeyRef");
         assertEquals(map(secret, "metadata").get("name"), ref.get("name"));
@@ -131,7 +131,7 @@ class DeploymentManifestTest {
         found = true;
       }
     }
-    assertTrue(found, JobConfig.SEED_ENV + " not set from the Secret");
+    assertTrue(found, Flags.SEED_ENV + " not set from the Secret");
   }
 
   @Test

@@ -50,7 +50,7 @@ class JobConfigTest {
     assertEquals(JobConfig.Mode.EMBEDDED, c.mode);
     assertEquals("urls.txt", c.input);
     assertEquals("-", c.output);
-    assertEquals(JobConfig.NONE, c.dlq);
+    assertEquals(Flags.NONE, c.dlq);
     assertEquals(FilterSpec.Kind.SCALABLE, c.filter);
     assertEquals(0.01, c.fpr);
     assertEquals(128, c.shards);
@@ -60,7 +60,7 @@ class JobConfigTest {
     assertEquals(JobConfig.DEFAULT_SEED, c.hashSeed());
     assertEquals(List.of(), c.stripParams);
     assertFalse(c.allowCanonicalizationChange);
-    assertEquals(JobConfig.AUTO_CACHE_MEMORY, c.cacheMemoryBytes);
+    assertEquals(Flags.AUTO_CACHE_MEMORY, c.cacheMemoryBytes);
     assertEquals(io.urldedup.operators.DedupOperator.AUTO_CACHE, c.cachePages());
     FilterSpec s = c.perShardSpec();
     assertEquals(1_000_000 / 128, s.capacity());
@@ -114,7 +114,7 @@ class JobConfigTest {
     assertEquals(8, c.materializeEvery);
     assertEquals(new io.urldedup.operators.DedupSettings(8), c.dedupSettings());
     assertEquals("crawl-dedup", c.jobName);
-    assertTrue(c.get(JobConfig.VERBOSE));
+    assertTrue(c.get(Flags.VERBOSE));
     FilterSpec s = c.perShardSpec();
     assertEquals((256L << 20) / 64, s.memoryBytes());
     assertEquals(3, s.cellBits());
@@ -137,7 +137,7 @@ class JobConfigTest {
         "checkpoint-dir", "checkpoint-interval", "cache-memory", "materialize-every", "job-name", "verbose",
         "input", "output", "dlq", "config", "state", "json",
         "window", "window-urls", "generations", "rate", "time", "max-out-of-orderness")); // agedFlags
-    assertEquals(covered, JobConfig.flagNames());
+    assertEquals(covered, Flags.names());
   }
 
   /** The aged kind's flags: totals become per-shard values; misuse exits naming the flag. */
@@ -256,10 +256,10 @@ class JobConfigTest {
         args.remove("--input");
         args.remove("in.txt");
       }
-      Option<?> o = JobConfig.OPTIONS.stream().filter(x -> x.flag().equals(c[0])).findFirst().orElseThrow();
+      Option<?> o = Flags.OPTIONS.stream().filter(x -> x.flag().equals(c[0])).findFirst().orElseThrow();
       args.add(c[0]);
       if (!o.isSwitch()) {
-        args.add(o == JobConfig.HASH_SEED ? "0x1234abcd5678" : o == JobConfig.FILTER_KIND ? "stable" : "5");
+        args.add(o == Flags.HASH_SEED ? "0x1234abcd5678" : o == Flags.FILTER_KIND ? "stable" : "5");
       }
       String m = refused(args.toArray(String[]::new));
       assertTrue(m.startsWith("urldedup: error: " + c[0] + " is not a flag of " + c[1] + " (it is for " + c[2]
@@ -274,19 +274,19 @@ class JobConfigTest {
     Files.writeString(f, "input=in.txt\noutput=out.txt\nfilter=stable\nmemory=64m\nshards=16\nstrip-www\n"
         + "checkpoint-interval=1s\n");
     JobConfig inspect = JobConfig.parse(Command.INSPECT, new String[] {"--config", f.toString(), "--state", s}, NO_ENV);
-    assertFalse(inspect.isSet(JobConfig.OUTPUT) || inspect.isSet(JobConfig.SHARDS) || inspect.isSet(JobConfig.MEMORY));
+    assertFalse(inspect.isSet(Flags.OUTPUT) || inspect.isSet(Flags.SHARDS) || inspect.isSet(Flags.MEMORY));
     JobConfig probe = JobConfig.parse(Command.PROBE, new String[] {"--config", f.toString(), "--state", s}, NO_ENV);
     assertEquals(16, probe.shards);
     assertTrue(probe.stripWww);
-    assertFalse(probe.isSet(JobConfig.FILTER_KIND) || probe.isSet(JobConfig.OUTPUT));
+    assertFalse(probe.isSet(Flags.FILTER_KIND) || probe.isSet(Flags.OUTPUT));
     JobConfig bootstrap = JobConfig.parse(Command.BOOTSTRAP, new String[] {"--config", f.toString(), "--state", s},
         NO_ENV);
     assertEquals(64L << 20, bootstrap.memoryBytes);
-    assertFalse(bootstrap.isSet(JobConfig.OUTPUT) || bootstrap.isSet(JobConfig.CHECKPOINT_INTERVAL));
+    assertFalse(bootstrap.isSet(Flags.OUTPUT) || bootstrap.isSet(Flags.CHECKPOINT_INTERVAL));
     JobConfig run = JobConfig.parse(Command.RUN, new String[] {"--config", f.toString()}, NO_ENV);
     assertEquals("out.txt", run.output);
 
-    String help = JobConfig.helpText();
+    String help = HelpText.render();
     assertTrue(help.contains("  --input PATH|-\n") && help.contains("      commands: run, plan, bootstrap, probe\n"),
         help);
     assertTrue(help.contains("      commands: plan, inspect\n"), "--json");
@@ -315,7 +315,7 @@ class JobConfigTest {
       assertMessage(error("--input", "x", "--checkpoint-interval", v), "--checkpoint-interval",
           "a unit ms, s, min (or m), h, d");
     }
-    String help = JobConfig.helpText().replace('\n', ' ');
+    String help = HelpText.render().replace('\n', ' ');
     assertTrue(help.contains("1g = 1GB = 1GiB") && help.contains("min (or m), h, d") && help.contains("7d"), help);
   }
 
@@ -340,8 +340,8 @@ class JobConfigTest {
   @Test
   void stateFlagsParseInEmbeddedModeAndStateIsRefusedInKafkaMode() {
     JobConfig c = JobConfig.parse(new String[] {"--input", "in.txt", "--state", "s/"}, Map.of());
-    assertEquals("s/", c.get(JobConfig.STATE));
-    assertTrue(JobConfig.parse(Command.INSPECT, new String[] {"--state", "s/", "--json"}, Map.of()).get(JobConfig.JSON));
+    assertEquals("s/", c.get(Flags.STATE));
+    assertTrue(JobConfig.parse(Command.INSPECT, new String[] {"--state", "s/", "--json"}, Map.of()).get(Flags.JSON));
     ConfigException e = assertThrows(ConfigException.class, () -> parse(kafka("--state", "s/")));
     assertTrue(e.getMessage().startsWith("--state is for the embedded mode"), e.getMessage());
   }
@@ -366,11 +366,11 @@ class JobConfigTest {
 
   @Test
   void stripParamsWithoutListMeansSessionIds() {
-    assertEquals(JobConfig.DEFAULT_STRIP_PARAMS, parse("--strip-params", "--input", "x").stripParams);
-    assertEquals(JobConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params").stripParams);
+    assertEquals(DecodeConfig.DEFAULT_STRIP_PARAMS, parse("--strip-params", "--input", "x").stripParams);
+    assertEquals(DecodeConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params").stripParams);
     assertEquals(List.of("a"), parse("--input", "x", "--strip-params=a").stripParams);
     assertEquals(List.of(), parse("--input", "x", "--strip-params", "none").stripParams);
-    assertEquals(JobConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params", "default").stripParams);
+    assertEquals(DecodeConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params", "default").stripParams);
   }
 
   /**
@@ -389,11 +389,11 @@ class JobConfigTest {
 
   @Test
   void seedFromEnvironmentAndFlagWins() {
-    JobConfig env = JobConfig.parse(new String[] {"--input", "x"}, Map.of(JobConfig.SEED_ENV, "42"));
+    JobConfig env = JobConfig.parse(new String[] {"--input", "x"}, Map.of(Flags.SEED_ENV, "42"));
     assertEquals(42, env.hashSeed());
     assertFalse(env.defaultSeed);
     JobConfig flag = JobConfig.parse(new String[] {"--input", "x", "--hash-seed", "7"},
-        Map.of(JobConfig.SEED_ENV, "42"));
+        Map.of(Flags.SEED_ENV, "42"));
     assertEquals(7, flag.hashSeed());
     assertEquals(-1L, parse("--input", "x", "--hash-seed", "0xffffffffffffffff").hashSeed());
   }
@@ -404,8 +404,8 @@ class JobConfigTest {
     assertTrue(m.startsWith("--hash-seed"), m);
     assertFalse(m.contains("s3cr3t"), m);
     String e = assertThrows(ConfigException.class,
-        () -> JobConfig.parse(new String[] {"--input", "x"}, Map.of(JobConfig.SEED_ENV, "topsecret"))).getMessage();
-    assertTrue(e.contains(JobConfig.SEED_ENV), e);
+        () -> JobConfig.parse(new String[] {"--input", "x"}, Map.of(Flags.SEED_ENV, "topsecret"))).getMessage();
+    assertTrue(e.contains(Flags.SEED_ENV), e);
     assertFalse(e.contains("topsecret"), e);
     assertFalse(parse("--input", "x", "--hash-seed", "12345").toString().contains("12345"));
   }
@@ -429,7 +429,7 @@ class JobConfigTest {
     assertEquals(64L << 20, c.memoryBytes);
     assertEquals(16, c.shards);
     assertTrue(c.stripWww);
-    assertEquals(JobConfig.DEFAULT_STRIP_PARAMS, c.stripParams);
+    assertEquals(DecodeConfig.DEFAULT_STRIP_PARAMS, c.stripParams);
     assertEquals(Duration.ofSeconds(2), c.checkpointInterval);
 
     Files.writeString(f, "input=x\nno-such-key=1\n");
@@ -504,13 +504,13 @@ class JobConfigTest {
     assertMessage(error("--bootstrap-servers", "k:9092", "--output-topic", "out", "--dlq-topic", "d"),
         "--input-topic", "required");
     assertMessage(error(kafka("--input", "x")), "--input", "embedded");
-    assertEquals(JobConfig.NONE, parse(kafka("--dlq-topic", "none")).dlqTopic);
+    assertEquals(Flags.NONE, parse(kafka("--dlq-topic", "none")).dlqTopic);
   }
 
   @Test
   void helpDocumentsEveryFlagWithItsDefault() {
-    String help = JobConfig.helpText();
-    for (Option<?> f : JobConfig.OPTIONS) {
+    String help = HelpText.render();
+    for (Option<?> f : Flags.OPTIONS) {
       assertTrue(help.contains("--" + f.name()), f.name());
       if (f.defaultText() != null) {
         assertTrue(help.contains("default: " + f.defaultText()), f.name());

@@ -482,7 +482,7 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--materialize-every", "0"), "--materialize-every", "from 1");
     assertMessage(error("--input", "x", "--materialize-every", "1001"), "--materialize-every", "to 1000");
     // insert logs by default where they make checkpoints smaller (RocksDB's incremental ones)
-    assertEquals(10, parse("--input", "x", "--state-backend", "rocksdb").materializeEvery);
+    assertEquals(16, parse("--input", "x", "--state-backend", "rocksdb").materializeEvery);
     assertEquals(1, parse("--input", "x", "--state-backend", "hashmap").materializeEvery);
     assertEquals(3, parse("--input", "x", "--state-backend", "hashmap", "--materialize-every", "3").materializeEvery);
     assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");

@@ -225,16 +225,6 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
         PageCacheSizing.filterPages(spec) * PageStore.PAGE_BYTES >> 20,
         PageCacheSizing.budgetPages(heap, slots) * PageStore.PAGE_BYTES >> 20,
         PageCacheSizing.HEAP_SHARE, heap >> 20, slots);
-    long whole = PageCacheSizing.filterPages(spec) * here;
-    if (pages < whole) {
-      // A Bloom filter's inserts land on random pages: once the filters outgrow the cache, most
-      // records read a page from the state backend (20-30k records/s per core at 10^9 URLs,
-      // docs/scale/README.md) instead of hundreds of thousands.
-      LOG.warn("page cache: {} MiB holds {}% of the {} MiB this subtask's filters may grow to; past that most"
-              + " records read pages from the state backend. Give the TaskManagers more heap or fewer slots,"
-              + " set --cache-memory, or lower the filter's size flag (stable --memory, scalable --max-memory)",
-          (long) pages * PageStore.PAGE_BYTES >> 20, 100 * pages / whole, whole * PageStore.PAGE_BYTES >> 20);
-    }
     return pages;
   }
 

@@ -3,6 +3,7 @@ package io.urldedup.operators;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.PageStore;
 import io.urldedup.state.StableHolding;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.slf4j.Logger;
@@ -12,7 +13,10 @@ import org.slf4j.LoggerFactory;
  * How full and how accurate a subtask's open filters are: the fill, FPR, size and saturation
  * gauges of {@link DedupMetrics}, aggregated over the open shards, and one WARN per shard when a
  * scalable shard saturates (its FPR rises from then on) and one when a shard's estimated FPR passes
- * {@link #FPR_WARN_FACTOR} times the target.
+ * {@link #FPR_WARN_FACTOR} times the target; and one WARN per subtask when its open filters
+ * outgrow the page cache. A Bloom filter's inserts land on random pages, so from then on most
+ * records read a page from the state backend: at 10^9 URLs the job fell from hundreds of thousands
+ * to 20-30k records/s per core when a scalable chain grew past its cache (docs/scale/README.md).
  *
  * <p>Gauges are recomputed at most every {@link #PERIOD_NANOS}, the clock being read every {@link
  * #CHECK_RECORDS} records and at checkpoints: the stable filter's model estimates cost up to
@@ -37,6 +41,7 @@ final class FilterHealth {
   @VisibleForTesting long periodNanos = PERIOD_NANOS;
   private long publishedAt = System.nanoTime() - PERIOD_NANOS;
   private int sinceCheck;
+  private boolean warnedCache;
   /** The stable filter's holding model, built from the first stable header (all shards share a geometry). */
   private StableHolding holding;
 
@@ -71,6 +76,7 @@ final class FilterHealth {
     double fill = 0;
     double maxFpr = 0;
     long bytes = 0;
+    long pages = 0;
     int maxSlices = 0;
     double distinct = 0;
     boolean saturated = false;
@@ -84,6 +90,7 @@ final class FilterHealth {
         fill += f.fillRatio();
         maxFpr = Math.max(maxFpr, shardFpr);
         bytes += f.sizeBytes();
+        pages += (f.sizeBytes() + PageStore.PAGE_BYTES - 1) / PageStore.PAGE_BYTES;
         maxSlices = Math.max(maxSlices, f.sliceCount());
         distinct += estimatedDistinct(h);
         saturated |= h.saturated();
@@ -95,6 +102,7 @@ final class FilterHealth {
       keys.select(back);
       cache.selectShard(back);
     }
+    warnCacheOnce(pages, n);
     metrics.publish(n == 0 ? 0 : fill / n, maxFpr, bytes, maxSlices);
     metrics.publishSaturation(Math.round(distinct), saturated, maxFpr / spec.fpr());
     metrics.publishCache(cache);
@@ -109,6 +117,18 @@ final class FilterHealth {
       holding = new StableHolding(h.stableGeometry());
     }
     return holding.held(h.inserts());
+  }
+
+  private void warnCacheOnce(long pages, int openShards) {
+    if (pages > cache.capacity() && !warnedCache) {
+      warnedCache = true;
+      LOG.warn("the {} open filters of this subtask take {} MiB, more than its page cache of {} MiB: most records"
+              + " now read a page from the state backend. Raise --cache-memory (auto: {}% of the TaskManager heap"
+              + " over its slots) or the heap, or size the filter to fit (stable --memory, scalable --capacity and"
+              + " --max-memory)",
+          openShards, pages * PageStore.PAGE_BYTES >> 20, (long) cache.capacity() * PageStore.PAGE_BYTES >> 20,
+          Math.round(PageCacheSizing.HEAP_SHARE * 100));
+    }
   }
 
   private void warnOnce(OpenShard s, FilterHeader h, double shardFpr) {

@@ -62,6 +62,27 @@ class DedupGaugesTest {
     }
   }
 
+  /**
+   * Stable, 64 KiB (16 pages) per shard behind an 8-page cache: once one shard is open the filters
+   * outgrow the cache, and the subtask says so once; with a cache that holds them it says nothing.
+   */
+  @Test
+  void warnsOnceWhenTheOpenFiltersOutgrowTheCache() throws Exception {
+    FilterSpec spec = FilterSpec.stable(0.01, 64 * 1024, 2);
+    for (int cachePages : new int[] {8, 16 * DedupOperatorTestKit.SHARDS}) {
+      try (WarningCapture warnings = new WarningCapture(FilterHealth.class)) {
+        var h = open(spec, cachePages, Backend.HASHMAP, null);
+        DedupOperator op = (DedupOperator) h.getOperator();
+        feed(h, urls("c", 0, 200));
+        op.publishGauges();
+        op.publishGauges();
+        long said = warnings.messages().stream().filter(m -> m.contains("more than its page cache")).count();
+        assertEquals(cachePages == 8 ? 1 : 0, said, cachePages + " pages: " + warnings.messages());
+        h.close();
+      }
+    }
+  }
+
   /** Stable: estimatedDistinct is the model's estimate of what the shards still hold, never saturated. */
   @Test
   void stableEstimatedDistinctIsTheModelsHolding() throws Exception {

@@ -66,6 +66,11 @@ public final class Flags {
   /** Checkpoint interval when checkpointing is on and {@code --checkpoint-interval} is not given. */
   static final String DEFAULT_CHECKPOINT_INTERVAL = "10s";
 
+  /** {@link #DEFAULT_CHECKPOINT_INTERVAL} as the flag parses it: the one source of the fallback. */
+  static Duration defaultCheckpointInterval() {
+    return CHECKPOINT_INTERVAL.parse(DEFAULT_CHECKPOINT_INTERVAL);
+  }
+
   /** Embedded mode without {@code --parallelism}: the CPU cores, at most this many. */
   static final int EMBEDDED_MAX_PARALLELISM = 4;
 

@@ -202,7 +202,7 @@ public final class JobConfig {
       checkpointInterval = get(Flags.CHECKPOINT_INTERVAL);
     } else {
       checkpointInterval = mode == Mode.KAFKA || checkpointDir != null
-          ? Flags.CHECKPOINT_INTERVAL.parse(Flags.DEFAULT_CHECKPOINT_INTERVAL) : null;
+          ? Flags.defaultCheckpointInterval() : null;
     }
     cacheMemoryBytes = get(Flags.CACHE_MEMORY);
     materializeEvery = isSet(Flags.MATERIALIZE_EVERY) ? get(Flags.MATERIALIZE_EVERY)

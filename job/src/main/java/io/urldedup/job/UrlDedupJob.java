@@ -301,7 +301,7 @@ public final class UrlDedupJob {
       case AGED -> spec.agedGeometry().bytes();
     };
     double interval = (c.checkpointInterval != null ? c.checkpointInterval
-        : Flags.CHECKPOINT_INTERVAL.parse(Flags.DEFAULT_CHECKPOINT_INTERVAL)).toMillis() / 1000.0;
+        : Flags.defaultCheckpointInterval()).toMillis() / 1000.0;
     return ClusterShape.of(c.rate, perShard * c.shards, c.materializeEvery, interval, c.maxParallelism());
   }
 

@@ -1,5 +1,5 @@
-import io.urldedup.state.FilterMath;
 import io.urldedup.state.ForgettingModel;
+import io.urldedup.state.StableMath;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -125,7 +125,7 @@ public final class FaultCheck {
       int shards = Integer.parseInt(o.getOrDefault("shards", "128"));
       long memory = Long.parseLong(o.get("memory-bytes"));
       int cellBits = Integer.parseInt(o.getOrDefault("cell-bits", "2"));
-      FilterMath.StableGeometry g = FilterMath.stableGeometry(fpr, memory / shards, cellBits);
+      StableMath.Geometry g = StableMath.geometry(fpr, memory / shards, cellBits);
       ForgettingModel.Estimate e = new ForgettingModel(g, line / shards + 1)
           .reemissions(Arrays.copyOf(stream, (int) line), ids.size(), shards, 20, 1);
       double bound = e.high() + 4 * Math.max(e.sd(), Math.sqrt(e.high())) + 5;

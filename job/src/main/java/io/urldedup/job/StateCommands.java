@@ -8,6 +8,7 @@ import io.urldedup.operators.UrlRecord;
 import io.urldedup.operators.UrlRejectedException;
 import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.UrlMapping;
 import io.urldedup.stateops.FilterStateReader;
 import io.urldedup.stateops.FilterStateWriter;
@@ -253,24 +254,12 @@ final class StateCommands {
    */
   private static void checkMapping(List<ProbeAnswer> answers, UrlMapping now, boolean allowCanonicalizationChange) {
     for (ProbeAnswer a : answers) {
-      if (a.index >= 0) {
-        continue;
-      }
-      UrlMapping was = a.storedMapping();
-      if (was.seedFingerprint() != now.seedFingerprint()) {
-        throw new ConfigException(String.format(Locale.ROOT, "the state was written with a different hash seed"
-                + " (fingerprint %016x vs %016x): set " + Flags.SEED_ENV + " (or --hash-seed) to the job's seed",
-            was.seedFingerprint(), now.seedFingerprint()));
-      }
-      if (was.shards() != UrlMapping.UNKNOWN && was.shards() != now.shards()) {
-        throw new ConfigException("the state has --shards " + was.shards() + ", this probe " + now.shards()
-            + ": probe with --shards " + was.shards());
-      }
-      if (!allowCanonicalizationChange && was.canonicalizationFingerprint() != UrlMapping.UNKNOWN
-          && was.canonicalizationFingerprint() != now.canonicalizationFingerprint()) {
-        throw new ConfigException("the state was written with other canonicalization settings ("
-            + was.canonicalizationSettings().replace('\n', ' ').trim() + "); probe with the job's flags"
-            + " or --allow-canonicalization-change");
+      if (a.index < 0) {
+        try {
+          a.storedMapping().checkServes(now, allowCanonicalizationChange);
+        } catch (IncompatibleStateException e) {
+          throw new ConfigException(e.getMessage() + " (probe takes the job's flags and seed)");
+        }
       }
     }
   }

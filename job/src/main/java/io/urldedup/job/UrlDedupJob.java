@@ -4,12 +4,13 @@ import io.urldedup.operators.DeadLetter;
 import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.JsonTimestampAssigner;
 import io.urldedup.operators.PageCacheSizing;
+import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.ByteSize;
-import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterPlan;
-import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.IncompatibleStateException;
+import io.urldedup.state.ScalableMath;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -21,15 +22,14 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.runtime.client.JobExecutionException;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonProcessingException;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.SerializationFeature;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import io.urldedup.operators.RawRecord;
 
 /**
  * {@code urldedup run | plan | bootstrap | inspect | probe | version | help}. The same class is what {@code flink run} submits
@@ -297,7 +297,7 @@ public final class UrlDedupJob {
     FilterSpec spec = c.perShardSpec();
     long perShard = switch (spec.kind()) {
       case STABLE -> spec.memoryBytes();
-      case SCALABLE -> FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0);
+      case SCALABLE -> ScalableMath.sliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0);
       case AGED -> spec.agedGeometry().bytes();
     };
     double interval = (c.checkpointInterval != null ? c.checkpointInterval

@@ -156,7 +156,7 @@ class EmbeddedStateTest {
     a[a.length - 1] = wrongSeed;
     int code = UrlDedupJob.run(a, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
     assertEquals(2, code, "a wrong seed is refused");
-    assertTrue(err.toString().contains("different hash seed"), err.toString());
+    assertTrue(err.toString().contains("different --hash-seed"), err.toString());
 
     // the run saved its savepoint into boot/: 1,500 bootstrapped + 300 new
     String report = cli(0, args("inspect", "--state", boot.toString()));

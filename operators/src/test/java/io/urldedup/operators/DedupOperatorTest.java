@@ -21,8 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.urldedup.operators.DedupOperatorTestKit.Backend;
 import io.urldedup.operators.DedupOperatorTestKit.Reference;
-import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.StableMath;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -77,15 +77,15 @@ class DedupOperatorTest {
     Map<Integer, Long> arrivals = new HashMap<>();
     Map<String, Long> emittedAt = new HashMap<>();
     double e = 0;
-    FilterMath.StableGeometry g = spec.kind() == FilterSpec.Kind.STABLE
-        ? FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits()) : null;
+    StableMath.Geometry g = spec.kind() == FilterSpec.Kind.STABLE
+        ? StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits()) : null;
     for (UrlRecord r : records) {
       long n = arrivals.merge(r.shard, 1L, Long::sum) - 1;
       Long last = emittedAt.get(r.url());
       if (last == null) {
-        e += g == null ? spec.fpr() : FilterMath.stableFprAfter(g, n);
+        e += g == null ? spec.fpr() : StableMath.fprAfter(g, n);
       } else if (g != null && !r.force) {
-        e += FilterMath.stableFalseNegative(g, n - last - 1);
+        e += StableMath.falseNegative(g, n - last - 1);
       }
       if (last == null || r.force) {
         emittedAt.put(r.url(), n);

@@ -1,13 +1,12 @@
 package io.urldedup.state;
 
-import java.util.Arrays;
-import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Sizing and error model of the age-partitioned blocked Bloom filter ({@link AgedBloomFilter};
- * Shtul, Baquero, Almeida 2020, arXiv 2001.03147). Pure functions; deterministic (the Monte Carlo
- * parts use fixed seeds).
+ * Sizing and geometry of the age-partitioned blocked Bloom filter ({@link AgedBloomFilter};
+ * Shtul, Baquero, Almeida 2020, arXiv 2001.03147): k and l for a target, the row layout, and the
+ * rows for a generation size. The error model they are sized on is {@link AgedModel}. Pure
+ * functions; deterministic (the Monte Carlo parts use fixed seeds).
  *
  * <p>Notation: k slices hold a new URL, l more slices age it, R = k + l slices; a generation is g
  * inserts (or a time step); a URL is inserted into slice positions 0..k-1 (0 = newest) and is
@@ -61,7 +60,6 @@ public final class AgedMath {
   public static final double FORGOTTEN_SHARE = 0.99;
   public static final double DEFAULT_SLACK = 0.10;
 
-  private static final long SEED = 0x41474544L; // "AGED"
 
   private AgedMath() {}
 
@@ -147,7 +145,7 @@ public final class AgedMath {
     public double fpr() {
       Double f = FPRS.get(this);
       if (f == null) {
-        f = AgedMath.fpr(k, l, lambda(), segmentBits(), SAMPLES);
+        f = AgedModel.fpr(k, l, lambda(), segmentBits(), SAMPLES);
         if (FPRS.size() < 1024) {
           FPRS.put(this, f);
         }
@@ -157,12 +155,12 @@ public final class AgedMath {
 
     /** Probability that a URL is still seen s shifts after the generation it was inserted in (1 for s <= l). */
     public double seenAfter(int shifts) {
-      return AgedMath.seenAfter(k, l, lambda(), segmentBits(), shifts, SAMPLES);
+      return AgedModel.seenAfter(k, l, lambda(), segmentBits(), shifts, SAMPLES);
     }
 
     /** Shifts after which at least {@link #FORGOTTEN_SHARE} of URLs are forgotten. */
     public int forgottenByShifts() {
-      return AgedMath.forgottenBy(k, l, lambda(), segmentBits(), FORGOTTEN_SHARE, SAMPLES);
+      return AgedModel.forgottenBy(k, l, lambda(), segmentBits(), FORGOTTEN_SHARE, SAMPLES);
     }
 
     /** (forgotten-by shifts) / l - 1: how far beyond the window a URL may still be suppressed. */
@@ -329,13 +327,13 @@ public final class AgedMath {
 
   /**
    * The run probability's Monte Carlo mean plus {@link #SIZING_STANDARD_ERRORS} standard errors
-   * (the mean field, {@code samples} 0, has none); {@code heldFrom} as in {@link #runMoments}.
+   * (the mean field, {@code samples} 0, has none); {@code heldFrom} as in {@link AgedModel#runMoments}.
    */
   static double upperBound(int k, int l, double lambda, int bits, int heldFrom, int samples) {
     if (samples == 0) {
-      return heldFrom > 0 ? seenAfter(k, l, lambda, bits, heldFrom, 0) : fpr(k, l, lambda, bits, 0);
+      return heldFrom > 0 ? AgedModel.seenAfter(k, l, lambda, bits, heldFrom, 0) : AgedModel.fpr(k, l, lambda, bits, 0);
     }
-    double[] m = runMoments(k, l, lambda, bits, heldFrom, samples, SEED ^ (31L * k + l));
+    double[] m = AgedModel.runMoments(k, l, lambda, bits, heldFrom, samples, AgedModel.seed(k, l));
     return m[0] + SIZING_STANDARD_ERRORS * m[1] / Math.sqrt(samples);
   }
 
@@ -387,138 +385,5 @@ public final class AgedMath {
     long rows = Math.max(1, (long) Math.ceil(g / s.lambda()));
     return s.rowLines() == 0 ? new Geometry(s.k(), s.l(), rows, g)
         : Geometry.lineRows(s.rowLines(), s.k(), s.l(), rows, g);
-  }
-
-  // ---------------------------------------------------------------- the model
-
-  /** FPR at the end of a generation with B-bit segments; {@code samples} 0: mean field (slices uncorrelated). */
-  public static double fpr(int k, int l, double lambda, int bits, int samples) {
-    return runExpectation(k, l, lambda, bits, 0, samples);
-  }
-
-  /** Layout 1 (64-bit segments). */
-  public static double fpr(int k, int l, double lambda, int samples) {
-    return fpr(k, l, lambda, WORD_BITS, samples);
-  }
-
-  /** Probability of being seen s shifts after the insert's generation, at the end of a generation. */
-  public static double seenAfter(int k, int l, double lambda, int bits, int shifts, int samples) {
-    if (shifts <= l) {
-      return 1;
-    }
-    return runExpectation(k, l, lambda, bits, shifts, samples);
-  }
-
-  /** Smallest s > l with seenAfter(t) <= 1 - share for all t >= s (it falls with s); at most k + l. */
-  public static int forgottenBy(int k, int l, double lambda, int bits, double share, int samples) {
-    for (int s = l + 1; s < k + l; s++) {
-      if (seenAfter(k, l, lambda, bits, s, samples) <= 1 - share) {
-        return s;
-      }
-    }
-    return k + l;
-  }
-
-  /**
-   * E over row loads of the run probability; positions >= {@code heldFrom} (if > 0) hold the URL
-   * (match with probability 1).
-   */
-  private static double runExpectation(int k, int l, double lambda, int bits, int heldFrom, int samples) {
-    return runMoments(k, l, lambda, bits, heldFrom, samples, SEED ^ (31L * k + l))[0];
-  }
-
-  /** The seed of the samples sizing and the reports use for k and l (tests compare against them). */
-  static long seed(int k, int l) {
-    return SEED ^ (31L * k + l);
-  }
-
-  /** Layout 1 (64-bit segments). */
-  static double[] runMoments(int k, int l, double lambda, int heldFrom, int samples, long seed) {
-    return runMoments(k, l, lambda, WORD_BITS, heldFrom, samples, seed);
-  }
-
-  /**
-   * Mean and standard deviation over the row-load samples of the run probability, B-bit segments
-   * (tests derive their tolerances from the spread: a filter averages it over its rows, the model
-   * over its samples). Samples 0: the mean field, sd 0.
-   */
-  static double[] runMoments(int k, int l, double lambda, int bits, int heldFrom, int samples, long seed) {
-    int r = k + l;
-    double[] p = new double[r];
-    double[] v = new double[k];
-    if (samples == 0) {
-      for (int i = 0; i < r; i++) {
-        int gens = Math.min(i + 1, k);
-        // E[(1 - 1/B)^S] for S ~ Poisson(gens lambda) is exp(-gens lambda / B)
-        p[i] = heldFrom > 0 && i >= heldFrom ? 1 : -Math.expm1(-gens * lambda / bits);
-      }
-      return new double[] {runProbability(p, k, v), 0};
-    }
-    double missPerLoad = Math.log1p(-1.0 / bits);
-    SplittableRandom rnd = new SplittableRandom(seed);
-    int[] loads = new int[r];
-    double sum = 0;
-    double sum2 = 0;
-    double e = Math.exp(-lambda);
-    for (int n = 0; n < samples; n++) {
-      for (int j = 0; j < r; j++) {
-        loads[j] = poisson(rnd.nextDouble(), lambda, e);
-      }
-      int s = 0;
-      for (int i = 0; i < r; i++) {
-        s += loads[i];
-        if (i >= k) {
-          s -= loads[i - k];
-        }
-        p[i] = heldFrom > 0 && i >= heldFrom ? 1 : -Math.expm1(s * missPerLoad);
-      }
-      double x = runProbability(p, k, v);
-      sum += x;
-      sum2 += x * x;
-    }
-    double mean = sum / samples;
-    return new double[] {mean, Math.sqrt(Math.max(0, sum2 / samples - mean * mean))};
-  }
-
-  /** Poisson(lambda) by inversion of u (monotone in lambda for a fixed u: common random numbers). */
-  static int poisson(double u, double lambda, double expMinusLambda) {
-    int x = 0;
-    double pmf = expMinusLambda;
-    double cdf = pmf;
-    while (u > cdf && x < 10_000) {
-      x++;
-      pmf *= lambda / x;
-      cdf += pmf;
-    }
-    return x;
-  }
-
-  /**
-   * P(some k consecutive successes) in independent trials with success probabilities p[0..]:
-   * a chain over the current run length, absorbing at k ({@code v} is scratch of length k).
-   */
-  static double runProbability(double[] p, int k, double[] v) {
-    Arrays.fill(v, 0);
-    v[0] = 1;
-    double hit = 0;
-    for (double pi : p) {
-      double reset = 0;
-      for (int run = k - 1; run >= 0; run--) {
-        double m = v[run];
-        if (m == 0) {
-          continue;
-        }
-        reset += m * (1 - pi);
-        if (run + 1 == k) {
-          hit += m * pi;
-          v[run] = 0;
-        } else {
-          v[run + 1] += m * pi;
-          v[run] = 0;
-        }
-      }
-      v[0] += reset;
-    }
-    return Math.min(1, hit);
   }
 }

@@ -93,7 +93,7 @@ public final class FilterHeader {
     this.blocks = blocks;
   }
 
-  static FilterHeader stable(FilterSpec s, UrlMapping m, FilterMath.StableGeometry g) {
+  static FilterHeader stable(FilterSpec s, UrlMapping m, StableMath.Geometry g) {
     return new FilterHeader(FilterSpec.Kind.STABLE, 2, m.seedFingerprint(), s.fpr(), s.memoryBytes(),
         s.cellBits(), 0, 0, 0, 0, g.k(), g.p(), g.blockWords(), g.blocks()).bind(m);
   }
@@ -277,11 +277,11 @@ public final class FilterHeader {
   }
 
   /** Stable filter geometry (kind STABLE only). */
-  public FilterMath.StableGeometry stableGeometry() {
+  public StableMath.Geometry stableGeometry() {
     if (kind != FilterSpec.Kind.STABLE) {
       throw new IllegalStateException("not a stable filter: " + kind);
     }
-    return new FilterMath.StableGeometry(cellBits, k, p, blockWords, blocks);
+    return new StableMath.Geometry(cellBits, k, p, blockWords, blocks);
   }
 
   /** Scalable: slices in the chain; aged: k + l; stable: 1. */
@@ -319,97 +319,21 @@ public final class FilterHeader {
 
   /**
    * Throws {@link IncompatibleStateException} if state written under this header cannot serve
-   * {@code spec} under mapping {@code now}: another seed, shard count, filter kind or filter
-   * parameter, or other canonicalization settings unless {@code allowCanonicalizationChange}.
-   * A changed {@code --max-memory} is compatible, and so is an UNKNOWN shard count or
-   * canonicalization on either side (see {@link #adopt}).
+   * {@code spec} under mapping {@code now}: a newer format, another mapping
+   * ({@link UrlMapping#checkServes}) or another filter ({@link FilterSpec#checkServes}).
    */
   public void checkCompatible(FilterSpec spec, UrlMapping now, boolean allowCanonicalizationChange) {
-    long fingerprint = now.seedFingerprint();
     if (formatVersion > FORMAT_VERSION) {
       throw new IncompatibleStateException("state was written by a newer urldedup (filter format version "
           + formatVersion + ", this build reads up to " + FORMAT_VERSION + "); upgrade, or start from empty state");
     }
-    if (fingerprint != seedFingerprint) {
-      throw new IncompatibleStateException(String.format(
-          "state was written with a different --hash-seed (fingerprint %016x vs %016x); restore with the original"
-              + " seed or start from empty state", seedFingerprint, fingerprint));
-    }
-    if (shards != UrlMapping.UNKNOWN && now.shards() != UrlMapping.UNKNOWN && shards != now.shards()) {
-      throw new IncompatibleStateException("state was written with --shards " + shards + " but this job has --shards "
-          + now.shards() + ": every URL would move to another shard and old URLs would come back as unseen;"
-          + " restore with --shards " + shards + " or start from empty state");
-    }
-    if (spec.kind() != kind) {
-      throw new IncompatibleStateException("state holds a " + lower(kind) + " filter but --filter is "
-          + lower(spec.kind()) + "; restore with --filter " + lower(kind) + " or start from empty state");
-    }
-    StringBuilder diff = new StringBuilder();
-    if (kind == FilterSpec.Kind.AGED) {
-      // the window and rate are per shard in the spec; the flags are totals (JobConfig divides)
-      differ(diff, "--fpr", fpr, spec.fpr());
-      differ(diff, "--window-urls (per shard)", windowUrls, spec.windowUrls());
-      differ(diff, "--window (ms)", windowMillis, spec.windowMillis());
-      differ(diff, "--generations", generations, spec.generations());
-      differ(diff, "--rate (per shard)", rate, spec.rate());
-    } else if (kind == FilterSpec.Kind.STABLE) {
-      differ(diff, "--fpr", fpr, spec.fpr());
-      differ(diff, "--memory", memoryBytes, spec.memoryBytes());
-      differ(diff, "--cell-bits", cellBits, spec.cellBits());
-    } else {
-      differ(diff, "--fpr", fpr, spec.fpr());
-      differ(diff, "--capacity", capacity, spec.capacity());
-      differ(diff, "--growth", growth, spec.growth());
-      differ(diff, "--tightening", tightening, spec.tightening());
-    }
-    if (diff.length() > 0) {
-      throw new IncompatibleStateException("state was written with different filter parameters (" + diff
-          + "); restore with the original values or start from empty state");
-    }
-    String canonicalization = canonicalizationChange(now);
-    if (canonicalization != null && !allowCanonicalizationChange) {
-      throw new IncompatibleStateException("state was written with other canonicalization settings ("
-          + canonicalization + "): stored URLs were canonicalized the old way, so they can come back as unseen;"
-          + " restore with the original values, start from empty state, or give --allow-canonicalization-change"
-          + " to accept that");
-    }
+    mapping().checkServes(now, allowCanonicalizationChange);
+    spec().checkServes(spec);
   }
 
-  /**
-   * What differs between this state's canonicalization and {@code now}'s, naming the flags
-   * ({@code --strip-www true in state vs false now}); null if nothing does or either is UNKNOWN.
-   * Never secret: the settings hold no seed.
-   */
+  /** {@link UrlMapping#canonicalizationChange} of this state's mapping. */
   public String canonicalizationChange(UrlMapping now) {
-    if (canonicalizationFingerprint == UrlMapping.UNKNOWN
-        || now.canonicalizationFingerprint() == UrlMapping.UNKNOWN
-        || canonicalizationFingerprint == now.canonicalizationFingerprint()) {
-      return null;
-    }
-    java.util.Map<String, String> was = settings(canonicalizationSettings);
-    java.util.Map<String, String> is = settings(now.canonicalizationSettings());
-    java.util.Set<String> keys = new java.util.LinkedHashSet<>(was.keySet());
-    keys.addAll(is.keySet());
-    StringBuilder diff = new StringBuilder();
-    for (String key : keys) {
-      differ(diff, key, was.getOrDefault(key, "(unset)"), is.getOrDefault(key, "(unset)"));
-    }
-    if (diff.length() == 0) {
-      diff.append(String.format("canonicalization fingerprint %016x in state vs %016x now",
-          canonicalizationFingerprint, now.canonicalizationFingerprint()));
-    }
-    return diff.toString();
-  }
-
-  private static java.util.Map<String, String> settings(String text) {
-    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
-    for (String line : text.split("\n")) {
-      int eq = line.indexOf('=');
-      if (eq > 0) {
-        out.put(line.substring(0, eq), line.substring(eq + 1));
-      }
-    }
-    return out;
+    return mapping().canonicalizationChange(now);
   }
 
   /**
@@ -429,19 +353,6 @@ public final class FilterHeader {
       canonicalizationFingerprint = now.canonicalizationFingerprint();
       canonicalizationSettings = now.canonicalizationSettings();
     }
-  }
-
-  private static void differ(StringBuilder sb, String flag, Object was, Object now) {
-    if (!was.equals(now)) {
-      if (sb.length() > 0) {
-        sb.append(", ");
-      }
-      sb.append(flag).append(' ').append(was).append(" in state vs ").append(now).append(" now");
-    }
-  }
-
-  private static String lower(FilterSpec.Kind k) {
-    return k.name().toLowerCase(java.util.Locale.ROOT);
   }
 
   /** A deep copy. */

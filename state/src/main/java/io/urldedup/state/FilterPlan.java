@@ -32,12 +32,12 @@ public final class FilterPlan {
   public record Cap(long urlsPerShard, int slices, long bytesPerShard) {}
 
   public static List<ForgettingRow> forgetting(FilterSpec spec, int shards) {
-    FilterMath.StableGeometry g = FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+    StableMath.Geometry g = StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
     List<ForgettingRow> rows = new ArrayList<>();
     for (long gap : STABLE_GAPS) {
       long perShard = Math.max(1, gap / shards);
-      rows.add(new ForgettingRow(gap, FilterMath.stableFalseNegative(g, perShard),
-          FilterMath.stableForgottenBy(g, perShard)));
+      rows.add(new ForgettingRow(gap, StableMath.falseNegative(g, perShard),
+          StableMath.forgottenBy(g, perShard)));
     }
     return rows;
   }
@@ -46,7 +46,7 @@ public final class FilterPlan {
     List<GrowthRow> rows = new ArrayList<>();
     for (long n : SCALABLE_SIZES) {
       long perShard = (n + shards - 1) / shards;
-      FilterMath.ScalableUsage u = FilterMath.scalableUsage(spec, perShard);
+      ScalableMath.Usage u = ScalableMath.usage(spec, perShard);
       rows.add(new GrowthRow(n, perShard, u.slices(), u.bytes(), u.fprBound(), u.saturated()));
     }
     return rows;
@@ -57,12 +57,12 @@ public final class FilterPlan {
     int slices = 0;
     long used = 0;
     while (slices < FilterHeader.MAX_SLICES) {
-      long b = FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), slices);
+      long b = ScalableMath.sliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), slices);
       if (used + b > spec.maxMemoryBytes()) {
         break;
       }
       used += b;
-      capAt += FilterMath.scalableSliceCapacity(spec.capacity(), spec.growth(), slices);
+      capAt += ScalableMath.sliceCapacity(spec.capacity(), spec.growth(), slices);
       slices++;
     }
     return new Cap(capAt, slices, used);
@@ -76,7 +76,7 @@ public final class FilterPlan {
   public static Map<String, Object> facts(FilterSpec spec, int shards) {
     Map<String, Object> out = new LinkedHashMap<>();
     if (spec.kind() == FilterSpec.Kind.STABLE) {
-      FilterMath.StableGeometry g = FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+      StableMath.Geometry g = StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
       out.put("cellBits", g.cellBits());
       out.put("max", g.max());
       out.put("k", g.k());
@@ -98,7 +98,7 @@ public final class FilterPlan {
       }
       out.put("forgetting", rows);
     } else if (spec.kind() == FilterSpec.Kind.SCALABLE) {
-      double eps0 = FilterMath.scalableSliceFpr(spec.fpr(), spec.tightening(), 0);
+      double eps0 = ScalableMath.sliceFpr(spec.fpr(), spec.tightening(), 0);
       FilterMath.BlockedSizing s0 = FilterMath.blockedSizing(eps0);
       out.put("capacityPerShard", spec.capacity());
       out.put("growth", spec.growth());
@@ -107,7 +107,7 @@ public final class FilterPlan {
       out.put("firstSliceK", s0.k());
       out.put("firstSliceBitsPerUrl", s0.bitsPerElement());
       out.put("firstSliceBytesPerShard",
-          FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0));
+          ScalableMath.sliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0));
       out.put("maxMemoryPerShard", spec.maxMemoryBytes());
       out.put("totalMaxMemory", spec.maxMemoryBytes() * shards);
       List<Map<String, Object>> rows = new ArrayList<>();
@@ -254,7 +254,7 @@ public final class FilterPlan {
   }
 
   private static String renderStable(FilterSpec spec, int shards) {
-    FilterMath.StableGeometry g = FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+    StableMath.Geometry g = StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
     StringBuilder sb = new StringBuilder();
     line(sb, "filter: stable Bloom filter (Deng & Rafiei 2006), blocked; %d shards", shards);
     line(sb, "  cells: %d bits each (Max = %d); K = %d cells set per URL; P = %d cells decremented per new URL",
@@ -271,7 +271,7 @@ public final class FilterPlan {
 
   /** The stable filter's forgetting table (plan prints it; inspect too, for the filter in state). */
   public static String stableForgetting(FilterSpec spec, int shards) {
-    FilterMath.StableGeometry g = FilterMath.stableGeometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+    StableMath.Geometry g = StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
     StringBuilder sb = new StringBuilder();
     line(sb, "  forgetting: a repeat is a read, so a URL is forgotten some number of new URLs after it was last");
     line(sb, "  emitted, however often it was seen since (new URLs over the whole job, spread over %d shards):", shards);
@@ -284,12 +284,12 @@ public final class FilterPlan {
 
   private static String renderScalable(FilterSpec spec, int shards) {
     StringBuilder sb = new StringBuilder();
-    double eps0 = FilterMath.scalableSliceFpr(spec.fpr(), spec.tightening(), 0);
+    double eps0 = ScalableMath.sliceFpr(spec.fpr(), spec.tightening(), 0);
     FilterMath.BlockedSizing s0 = FilterMath.blockedSizing(eps0);
     line(sb, "filter: scalable Bloom filter (Almeida et al. 2007) of blocked slices; %d shards", shards);
     line(sb, "  slice i (per shard): capacity %d x %d^i URLs at error %s x %s^i (first slice: k = %d, %.2f bits/URL,"
             + " %s)", spec.capacity(), spec.growth(), fmt(eps0), fmt(spec.tightening()), s0.k(),
-        s0.bitsPerElement(), ByteSize.format(FilterMath.scalableSliceBytes(spec.fpr(), spec.capacity(), spec.growth(),
+        s0.bitsPerElement(), ByteSize.format(ScalableMath.sliceBytes(spec.fpr(), spec.capacity(), spec.growth(),
             spec.tightening(), 0)));
     line(sb, "  false-positive bound: %s (--fpr), until the memory cap", pct(spec.fpr()));
     line(sb, "  memory cap: --max-memory %s per shard, %s total", ByteSize.format(spec.maxMemoryBytes()),
@@ -308,7 +308,7 @@ public final class FilterPlan {
     return sb.toString();
   }
 
-  private static long pagesBytes(FilterMath.StableGeometry g) {
+  private static long pagesBytes(StableMath.Geometry g) {
     return (g.blocks() * g.blockWords() + PageStore.PAGE_WORDS - 1) / PageStore.PAGE_WORDS * PageStore.PAGE_BYTES;
   }
 

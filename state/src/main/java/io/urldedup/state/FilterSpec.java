@@ -194,13 +194,44 @@ public record FilterSpec(
     return windowMillis > 0;
   }
 
+  /**
+   * Throws {@link IncompatibleStateException} if a filter built from this spec (the state's) cannot
+   * serve {@code now}: another kind or another parameter. The scalable {@code --max-memory} may
+   * change (raising it lets the filter grow again, {@link FilterHeader#adopt}). The aged window
+   * and rate are per shard here; the flags are totals (the job divides them).
+   */
+  public void checkServes(FilterSpec now) {
+    if (now.kind != kind) {
+      throw new IncompatibleStateException("state holds a " + lower(kind) + " filter but --filter is "
+          + lower(now.kind) + "; restore with --filter " + lower(kind) + " or start from empty state");
+    }
+    Differences diff = new Differences().add("--fpr", fpr, now.fpr);
+    switch (kind) {
+      case AGED -> diff.add("--window-urls (per shard)", windowUrls, now.windowUrls)
+          .add("--window (ms)", windowMillis, now.windowMillis)
+          .add("--generations", generations, now.generations)
+          .add("--rate (per shard)", rate, now.rate);
+      case STABLE -> diff.add("--memory", memoryBytes, now.memoryBytes).add("--cell-bits", cellBits, now.cellBits);
+      case SCALABLE -> diff.add("--capacity", capacity, now.capacity).add("--growth", growth, now.growth)
+          .add("--tightening", tightening, now.tightening);
+    }
+    if (!diff.isEmpty()) {
+      throw new IncompatibleStateException("state was written with different filter parameters (" + diff
+          + "); restore with the original values or start from empty state");
+    }
+  }
+
+  private static String lower(Kind k) {
+    return k.name().toLowerCase(Locale.ROOT);
+  }
+
   /** Concrete parameters for an empty filter written under {@code mapping}. */
   public FilterHeader newHeader(UrlMapping mapping) {
     if (kind == Kind.AGED) {
       return FilterHeader.aged(this, mapping);
     }
     if (kind == Kind.STABLE) {
-      FilterMath.StableGeometry g = FilterMath.stableGeometry(fpr, memoryBytes, cellBits);
+      StableMath.Geometry g = StableMath.geometry(fpr, memoryBytes, cellBits);
       return FilterHeader.stable(this, mapping, g);
     }
     FilterHeader h = FilterHeader.scalable(this, mapping);

@@ -16,10 +16,10 @@ import java.util.SplittableRandom;
  * spread of the shards' loads matters. Re-emissions are inserts too, so the replay keeps its own
  * clocks. Two laws of T bracket the truth:
  * <ul>
- *   <li>low: P(T <= x) = {@link FilterMath#stableFalseNegative}(x), a cell is 0 at x; exact for a
+ *   <li>low: P(T <= x) = {@link StableMath#falseNegative}(x), a cell is 0 at x; exact for a
  *       URL that arrives once more, low for one that arrives often (a cell can reach 0 and be set
  *       again by another URL's insert between two arrivals);
- *   <li>high: P(T <= x) = {@link FilterMath#stableForgottenBy}(x), a cell was 0 at some point by x;
+ *   <li>high: P(T <= x) = {@link StableMath#forgottenBy}(x), a cell was 0 at some point by x;
  *       exact for a URL arriving at every insert, high for one arriving rarely.
  * </ul>
  * The standard deviation over independent replays (fixed seed) accounts for the correlation of
@@ -40,7 +40,7 @@ public final class ForgettingModel {
   private final double[] high;
 
   /** The laws tabulated at gaps 1 .. {@code maxGap} shard inserts, every 1% (exact below 100). */
-  public ForgettingModel(FilterMath.StableGeometry g, long maxGap) {
+  public ForgettingModel(StableMath.Geometry g, long maxGap) {
     int n = 0;
     double[] x = new double[64];
     for (double v = 1; ; v = Math.max(v + 1, Math.ceil(v * 1.01))) {
@@ -56,8 +56,8 @@ public final class ForgettingModel {
     low = new double[n];
     high = new double[n];
     for (int i = 0; i < n; i++) {
-      low[i] = FilterMath.stableFalseNegative(g, (long) gaps[i]);
-      high[i] = FilterMath.stableForgottenBy(g, (long) gaps[i]);
+      low[i] = StableMath.falseNegative(g, (long) gaps[i]);
+      high[i] = StableMath.forgottenBy(g, (long) gaps[i]);
     }
   }
 

@@ -160,14 +160,14 @@ public final class ScalableBloomFilter implements DedupFilter {
 
   private void grow() {
     int next = header.slices;
-    long nextBytes = FilterMath.scalableSliceBytes(header.fpr, header.capacity, header.growth, header.tightening,
+    long nextBytes = ScalableMath.sliceBytes(header.fpr, header.capacity, header.growth, header.tightening,
         next);
     if (next >= FilterHeader.MAX_SLICES || header.sliceBytes() + nextBytes > header.maxMemoryBytes) {
       header.saturated = true;
       return;
     }
-    header.addSlice(FilterMath.scalableSliceCapacity(header.capacity, header.growth, next),
-        FilterMath.scalableSliceFpr(header.fpr, header.tightening, next));
+    header.addSlice(ScalableMath.sliceCapacity(header.capacity, header.growth, next),
+        ScalableMath.sliceFpr(header.fpr, header.tightening, next));
     BlockedBloomFilter[] grown = java.util.Arrays.copyOf(slices, next + 1);
     grown[next] = slice(next);
     slices = grown;

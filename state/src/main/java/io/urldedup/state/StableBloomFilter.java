@@ -7,7 +7,7 @@ package io.urldedup.state;
  * its work stays there: {@code testAndAdd} reads its K cells; if all are non-zero the answer is
  * "seen" and nothing is written, otherwise it decrements P cells of the block, then sets its K
  * cells to Max. The block is then an independent small stable filter, so the per-block formulas
- * hold with m = cells per block ({@link FilterMath#stableZeroFraction}). The K cells lie in K
+ * hold with m = cells per block ({@link StableMath#zeroFraction}). The K cells lie in K
  * distinct words of the block and the P decrements are spread over the words as rotated runs
  * (see {@link #insert}), decremented a word at a time with SWAR arithmetic; one consecutive run of
  * P cells would be cheaper but makes nearby cells decay together, and with P/mb near 0.4 that
@@ -44,7 +44,7 @@ public final class StableBloomFilter implements DedupFilter {
 
   private final FilterHeader header;
   private final PageStore store;
-  private final FilterMath.StableGeometry geometry;
+  private final StableMath.Geometry geometry;
   private final int d;
   private final long max;
   private final int k;
@@ -64,7 +64,7 @@ public final class StableBloomFilter implements DedupFilter {
 
   static {
     for (int d = 1; d <= 4; d++) {
-      int cpw = FilterMath.cellsPerWord(d);
+      int cpw = StableMath.cellsPerWord(d);
       RUN_MASKS[d] = new long[cpw + 1];
       for (int n = 1; n <= cpw; n++) {
         RUN_MASKS[d][n] = RUN_MASKS[d][n - 1] | (1L << ((n - 1) * d));
@@ -89,7 +89,7 @@ public final class StableBloomFilter implements DedupFilter {
     this.max = geometry.max();
     this.k = geometry.k();
     this.p = geometry.p();
-    this.cpw = FilterMath.cellsPerWord(d);
+    this.cpw = StableMath.cellsPerWord(d);
     this.blockWords = geometry.blockWords();
     this.wordBits = Integer.numberOfTrailingZeros(blockWords);
     this.blocksPerPageBits = Integer.numberOfTrailingZeros(PageStore.PAGE_WORDS / blockWords);
@@ -211,7 +211,7 @@ public final class StableBloomFilter implements DedupFilter {
    * cells at a uniformly random rotation o_w inside the word; n_w = floor(P/W) + [w is one of the
    * P mod W words after a random start], so exactly P cells are decremented and every cell is hit
    * with probability P/mb, independently across words: the per-cell model of
-   * {@link FilterMath#cellChain} holds for cells of distinct words, which is where an element's K
+   * {@link StableMath#cellChain} holds for cells of distinct words, which is where an element's K
    * cells are. The randomness is SplitMix64 of the element's hash and the insert counter, so
    * re-inserts of one element decay fresh cells (see the class comment); the counter is the SplitMix64
    * state, i.e. the counter times the golden gamma, finalized.
@@ -319,7 +319,7 @@ public final class StableBloomFilter implements DedupFilter {
     return header;
   }
 
-  public FilterMath.StableGeometry geometry() {
+  public StableMath.Geometry geometry() {
     return geometry;
   }
 
@@ -340,8 +340,8 @@ public final class StableBloomFilter implements DedupFilter {
   private void refresh() {
     if (cachedAt != header.inserts) {
       cachedAt = header.inserts;
-      cachedFill = FilterMath.stableFillAfter(geometry, cachedAt);
-      cachedFpr = FilterMath.stableFprAfter(geometry, cachedAt);
+      cachedFill = StableMath.fillAfter(geometry, cachedAt);
+      cachedFpr = StableMath.fprAfter(geometry, cachedAt);
     }
   }
 

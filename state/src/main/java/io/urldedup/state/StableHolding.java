@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * How many distinct URLs a stable filter is expected to still hold (answer "seen") after n
  * inserts from empty: H(n) = sum over the n inserted URLs of 1 - FN(age), ages 0..n-1 in
- * inserts since ({@link FilterMath#stableFalseNegative}; a repeat is a read, so the inserts are
+ * inserts since ({@link StableMath#falseNegative}; a repeat is a read, so the inserts are
  * the distinct URLs the filter took in). H grows like n while nothing is forgotten and levels
  * off at the filter's retention.
  *
@@ -19,11 +19,11 @@ public final class StableHolding {
   private static final int EXACT = 64;
   private static final double STEP = 1.02;
 
-  private final FilterMath.StableGeometry geometry;
+  private final StableMath.Geometry geometry;
   private long[] at = new long[0];
   private double[] held = new double[0];
 
-  public StableHolding(FilterMath.StableGeometry geometry) {
+  public StableHolding(StableMath.Geometry geometry) {
     this.geometry = geometry;
   }
 
@@ -54,7 +54,7 @@ public final class StableHolding {
     x[n] = 0;
     h[n++] = 0;
     for (long a = 1; prev < upTo; ) {
-      double f = 1 - FilterMath.stableFalseNegative(geometry, a);
+      double f = 1 - StableMath.falseNegative(geometry, a);
       sum += 0.5 * (fPrev + f) * (a - prev); // ages prev..a-1, trapezoid
       if (n == x.length) {
         x = Arrays.copyOf(x, 2 * n);

@@ -1,6 +1,10 @@
 package io.urldedup.state;
 
 import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * What decides which filter bits a URL lands on, besides the filter's own parameters: the hash
@@ -43,5 +47,67 @@ public record UrlMapping(long seedFingerprint, int shards, long canonicalization
   /** Only the seed is known: for tools and tests that have no shards or canonicalization. */
   public static UrlMapping seedOnly(long seedFingerprint) {
     return new UrlMapping(seedFingerprint, UNKNOWN, UNKNOWN, "");
+  }
+
+  /**
+   * Throws {@link IncompatibleStateException} if state written under this mapping cannot serve a
+   * job under {@code now}: another seed; another shard count (every URL would move to another
+   * shard); other canonicalization settings unless {@code allowCanonicalizationChange}. An
+   * {@link #UNKNOWN} shard count or canonicalization on either side accepts the other. The
+   * one rule for restores ({@link FilterHeader#checkCompatible}) and for {@code probe}.
+   */
+  public void checkServes(UrlMapping now, boolean allowCanonicalizationChange) {
+    if (now.seedFingerprint != seedFingerprint) {
+      throw new IncompatibleStateException(String.format(
+          "state was written with a different --hash-seed (fingerprint %016x vs %016x); restore with the original"
+              + " seed or start from empty state", seedFingerprint, now.seedFingerprint));
+    }
+    if (shards != UNKNOWN && now.shards != UNKNOWN && shards != now.shards) {
+      throw new IncompatibleStateException("state was written with --shards " + shards + " but this job has --shards "
+          + now.shards + ": every URL would move to another shard and old URLs would come back as unseen;"
+          + " restore with --shards " + shards + " or start from empty state");
+    }
+    String canonicalization = canonicalizationChange(now);
+    if (canonicalization != null && !allowCanonicalizationChange) {
+      throw new IncompatibleStateException("state was written with other canonicalization settings ("
+          + canonicalization + "): stored URLs were canonicalized the old way, so they can come back as unseen;"
+          + " restore with the original values, start from empty state, or give --allow-canonicalization-change"
+          + " to accept that");
+    }
+  }
+
+  /**
+   * What differs between this canonicalization and {@code now}'s, naming the flags
+   * ({@code --strip-www true in state vs false now}); null if nothing does or either is UNKNOWN.
+   * Never secret: the settings hold no seed.
+   */
+  public String canonicalizationChange(UrlMapping now) {
+    if (canonicalizationFingerprint == UNKNOWN || now.canonicalizationFingerprint == UNKNOWN
+        || canonicalizationFingerprint == now.canonicalizationFingerprint) {
+      return null;
+    }
+    Map<String, String> was = settings(canonicalizationSettings);
+    Map<String, String> is = settings(now.canonicalizationSettings);
+    Set<String> keys = new LinkedHashSet<>(was.keySet());
+    keys.addAll(is.keySet());
+    Differences diff = new Differences();
+    for (String key : keys) {
+      diff.add(key, was.getOrDefault(key, "(unset)"), is.getOrDefault(key, "(unset)"));
+    }
+    return diff.isEmpty()
+        ? String.format("canonicalization fingerprint %016x in state vs %016x now", canonicalizationFingerprint,
+            now.canonicalizationFingerprint)
+        : diff.toString();
+  }
+
+  private static Map<String, String> settings(String text) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String line : text.split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        out.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    return out;
   }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * fixed seeds, for each row layout: layout 2 with rows of 4 cache lines (the default sizing's) and
  * of 2 lines, and layout 1 (a word per slice; state written before layout 2 still runs on it). Tolerances: a measured share p over n independent trials has binomial sd
  * sqrt(p (1 - p) / n); the filter's rows add the spread of the run probability over row loads,
- * which the model reports ({@link AgedMath#runMoments}): a filter state averages it over its rows,
+ * which the model reports ({@link AgedModel#runMoments}): a filter state averages it over its rows,
  * and states R generations apart share no slice, so the measurements carry about rows x
  * generations / R independent row samples. Bounds are 4 of those combined sds plus the model's
  * own Monte Carlo error (3 of its standard errors).
@@ -39,8 +39,8 @@ class AgedBloomFilterTest {
 
   /** The model's moments for the geometry, on the samples its sizing and reports use. */
   static double[] model(AgedMath.Geometry g, int heldFrom) {
-    return AgedMath.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), heldFrom, AgedMath.SAMPLES,
-        AgedMath.seed(g.k(), g.l()));
+    return AgedModel.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), heldFrom, AgedMath.SAMPLES,
+        AgedModel.seed(g.k(), g.l()));
   }
 
   /**

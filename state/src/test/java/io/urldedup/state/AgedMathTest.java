@@ -47,7 +47,7 @@ class AgedMathTest {
     for (int i = 0; i < p.length; i++) {
       p[i] = i < k ? (i + 1) / (2.0 * k) : 0.5;
     }
-    assertEquals(paperFpr(k, l), AgedMath.runProbability(p, k, new double[k]), 1e-12 * paperFpr(k, l) + 1e-300);
+    assertEquals(paperFpr(k, l), AgedModel.runProbability(p, k, new double[k]), 1e-12 * paperFpr(k, l) + 1e-300);
   }
 
   /** A known value: the paper's Table (k = 10, l = 7) is about 0.1%; decred's CalcFPRate(10, 7). */
@@ -66,13 +66,13 @@ class AgedMathTest {
   @ParameterizedTest
   @CsvSource({"8,51,3.36", "6,10,4.38", "14,20,1.55"})
   void blockedModelIsAboveTheMeanFieldAndPrecise(int k, int l, double lambda) {
-    double[] mc = AgedMath.runMoments(k, l, lambda, 0, AgedMath.SAMPLES, 1);
-    double mf = AgedMath.fpr(k, l, lambda, 0);
+    double[] mc = AgedModel.runMoments(k, l, lambda, 0, AgedMath.SAMPLES, 1);
+    double mf = AgedModel.fpr(k, l, lambda, 0);
     assertTrue(mc[0] > mf, "blocked " + mc[0] + " vs mean field " + mf);
     double se = mc[1] / Math.sqrt(AgedMath.SAMPLES);
     assertTrue(se < 0.03 * mc[0], "MC standard error " + se + " of " + mc[0]);
     // another seed agrees within 4 standard errors
-    double[] other = AgedMath.runMoments(k, l, lambda, 0, AgedMath.SAMPLES, 2);
+    double[] other = AgedModel.runMoments(k, l, lambda, 0, AgedMath.SAMPLES, 2);
     assertEquals(mc[0], other[0], 4 * Math.sqrt(2) * se);
   }
 
@@ -88,12 +88,12 @@ class AgedMathTest {
   void sizingMeetsTheTargets(double eps, int generations) {
     AgedMath.Geometry g = AgedMath.geometry(eps, generations, AgedMath.DEFAULT_SLACK, 100_000);
     int samples = 4 * AgedMath.SAMPLES;
-    double[] fpr = AgedMath.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), 0, samples, 0x5EC0_0D5EEDL);
+    double[] fpr = AgedModel.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), 0, samples, 0x5EC0_0D5EEDL);
     double se = fpr[1] / Math.sqrt(samples);
     assertTrue(fpr[0] <= eps + 3 * se, "FPR " + fpr[0] + " +- " + se + " for " + eps);
     if (generations == 0) {
       int by = (int) Math.floor(g.l() * (1 + AgedMath.DEFAULT_SLACK) + 1e-9);
-      double[] seen = AgedMath.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), by, samples, 0x5EC0_0D5EEDL);
+      double[] seen = AgedModel.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), by, samples, 0x5EC0_0D5EEDL);
       assertTrue(seen[0] <= 1 - AgedMath.FORGOTTEN_SHARE + 3 * seen[1] / Math.sqrt(samples),
           "still seen at (1 + slack) x the window: " + seen[0]);
     }
@@ -145,7 +145,7 @@ class AgedMathTest {
     assertThrows(IllegalArgumentException.class, () -> new AgedMath.Geometry(1, 4, 7, 50, 1, 1));
     assertThrows(IllegalArgumentException.class, () -> new AgedMath.Geometry(3, 4, 7, 50, 1, 1));
     // the model with 64-bit segments is the layout 1 model
-    assertEquals(AgedMath.fpr(7, 50, 3.1, 64, 512), AgedMath.fpr(7, 50, 3.1, 512), 0);
+    assertEquals(AgedModel.fpr(7, 50, 3.1, 64, 512), AgedModel.fpr(7, 50, 3.1, 512), 0);
   }
 
   @Test

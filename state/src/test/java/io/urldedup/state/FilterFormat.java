@@ -195,7 +195,7 @@ public final class FilterFormat {
   }
 
   static long stablePages(FilterHeader h) {
-    FilterMath.StableGeometry g = h.stableGeometry();
+    StableMath.Geometry g = h.stableGeometry();
     return (g.blocks() * g.blockWords() + PageStore.PAGE_WORDS - 1) / PageStore.PAGE_WORDS;
   }
 

@@ -87,7 +87,7 @@ class ScalableBloomFilterTest {
     double eps = 0.01;
     long cap = 0;
     for (int i = 0; i < 3; i++) {
-      cap += FilterMath.scalableSliceBytes(eps, n0, 2, 0.5, i);
+      cap += ScalableMath.sliceBytes(eps, n0, 2, 0.5, i);
     }
     FilterSpec spec = FilterSpec.scalable(eps, n0, 2, 0.5, cap);
     FilterHeader h = spec.newHeader(9);

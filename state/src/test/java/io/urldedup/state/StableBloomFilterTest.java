@@ -38,7 +38,7 @@ class StableBloomFilterTest {
   @ValueSource(ints = {1, 2, 3, 4})
   void stablePointFprAndForgettingMatchTheModel(int d) {
     FilterHeader h = FilterSpec.stable(EPS, MEMORY, d).newHeader(1);
-    FilterMath.StableGeometry g = h.stableGeometry();
+    StableMath.Geometry g = h.stableGeometry();
     StableBloomFilter f = new StableBloomFilter(h, new HeapPageStore());
     long m = g.cells();
     long i = 0;
@@ -90,7 +90,7 @@ class StableBloomFilterTest {
         "stable d=%d %s: zero fraction %.4f (model %.4f), FPR %.5f (model %.5f)", d, g, z,
         g.stableZeroFraction(), fpr, g.stableFpr()));
     for (int t = 0; t < gaps.length; t++) {
-      double model = FilterMath.stableFalseNegative(g, gaps[t]);
+      double model = StableMath.falseNegative(g, gaps[t]);
       double measured = fn[t] / (double) FN_TESTS;
       double sigma = Math.sqrt(model * (1 - model) / FN_TESTS);
       report.append(String.format(", FN at gap %d: %.5f (model %.5f)", gaps[t], measured, model));
@@ -99,16 +99,16 @@ class StableBloomFilterTest {
     System.out.println(report);
   }
 
-  static long gapWhereModelReaches(FilterMath.StableGeometry g, double level) {
+  static long gapWhereModelReaches(StableMath.Geometry g, double level) {
     long lo = 0;
     long hi = 1;
-    while (FilterMath.stableFalseNegative(g, hi) < level) {
+    while (StableMath.falseNegative(g, hi) < level) {
       lo = hi;
       hi *= 2;
     }
     while (hi - lo > 1) {
       long mid = (lo + hi) >>> 1;
-      if (FilterMath.stableFalseNegative(g, mid) < level) {
+      if (StableMath.falseNegative(g, mid) < level) {
         lo = mid;
       } else {
         hi = mid;
@@ -130,10 +130,10 @@ class StableBloomFilterTest {
    *
    * <p>Deng & Rafiei's model has every arrival decrement P cells chosen independently of the past,
    * so each repeat of H decays fresh cells. Model, from the per-cell chain
-   * {@link FilterMath#cellChain}: a D arrival is T(K, P); an H arrival is T(0, P) (it sets only its
+   * {@link StableMath#cellChain}: a D arrival is T(K, P); an H arrival is T(0, P) (it sets only its
    * own K cells); a cell of X that is one of H's K cells (probability K/mb) was just set by the last
    * H, so it is not 0. P(cell = 0) = (1 - K/mb) (e_Max T_H (T_D T_H)^(R-1))[0], and X is forgotten
-   * w.p. 1 - (1 - P(cell = 0))^K ({@link FilterMath#stableFalseNegative} with blocks = 1, reported
+   * w.p. 1 - (1 - P(cell = 0))^K ({@link StableMath#falseNegative} with blocks = 1, reported
    * alongside, uses T_D for every arrival).
    *
    * <p>Trials use disjoint arrivals, and X's cells after its insert depend only on later arrivals,
@@ -149,8 +149,8 @@ class StableBloomFilterTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4})
   void reinsertsOfOneElementDecayIndependentCells(int d) {
-    FilterMath.StableGeometry g64 = FilterSpec.stable(EPS, MEMORY, d).newHeader(1).stableGeometry();
-    FilterMath.StableGeometry g = new FilterMath.StableGeometry(d, g64.k(), g64.p(), g64.blockWords(), 1);
+    StableMath.Geometry g64 = FilterSpec.stable(EPS, MEMORY, d).newHeader(1).stableGeometry();
+    StableMath.Geometry g = new StableMath.Geometry(d, g64.k(), g64.p(), g64.blockWords(), 1);
     int repeats = 1;
     while (hotModel(g, repeats) < HOT_LEVEL) {
       repeats++;
@@ -176,7 +176,7 @@ class StableBloomFilterTest {
       }
     }
     double model = hotModel(g, repeats);
-    double allDistinct = FilterMath.stableFalseNegative(g, 2L * repeats - 1);
+    double allDistinct = StableMath.falseNegative(g, 2L * repeats - 1);
     double measured = forgotten / (double) HOT_TRIALS;
     double sigma = Math.sqrt(model * (1 - model) / HOT_TRIALS);
     System.out.printf("hot d=%d R=%d %s: forgotten %.4f, model %.4f (all-distinct model %.4f), sigma %.4f%n",
@@ -185,16 +185,16 @@ class StableBloomFilterTest {
   }
 
   /** FN of X after X, H, D, H, ..., H with {@code repeats} H's in one block (see above). */
-  static double hotModel(FilterMath.StableGeometry g, int repeats) {
+  static double hotModel(StableMath.Geometry g, int repeats) {
     int max = g.max();
     long mb = g.cellsPerBlock();
-    double[][] hot = FilterMath.cellChain(0, g.p(), mb, max);
-    double[][] distinct = FilterMath.cellChain(g.k(), g.p(), mb, max);
+    double[][] hot = StableMath.cellChain(0, g.p(), mb, max);
+    double[][] distinct = StableMath.cellChain(g.k(), g.p(), mb, max);
     double[] v = new double[max + 1];
     v[max] = 1;
-    v = FilterMath.step(v, hot);
+    v = StableMath.step(v, hot);
     for (int r = 1; r < repeats; r++) {
-      v = FilterMath.step(FilterMath.step(v, distinct), hot);
+      v = StableMath.step(StableMath.step(v, distinct), hot);
     }
     double p0 = (1 - (double) g.k() / mb) * v[0];
     return -Math.expm1(g.k() * Math.log1p(-p0));

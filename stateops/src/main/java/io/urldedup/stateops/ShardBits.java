@@ -6,6 +6,7 @@ import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.PageStore;
+import io.urldedup.state.StableMath;
 
 /**
  * What one shard's bits say, page by page (pages in any order; absent pages are zeros): per slice
@@ -165,9 +166,9 @@ final class ShardBits {
     }
   }
 
-  private void stablePage(long[] words, long page, FilterMath.StableGeometry g) {
+  private void stablePage(long[] words, long page, StableMath.Geometry g) {
     int d = g.cellBits();
-    int cpw = FilterMath.cellsPerWord(d);
+    int cpw = StableMath.cellsPerWord(d);
     long low = 0;
     for (int c = 0; c < cpw; c++) {
       low |= 1L << (c * d);

@@ -2,8 +2,6 @@ package io.urldedup.stateops;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.urldedup.state.AgedClock;
-import io.urldedup.state.AgedMath;
 import io.urldedup.state.ByteSize;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterHeader;
@@ -25,9 +23,8 @@ import java.util.Locale;
  * What {@code inspect} prints: the filter in a snapshot, per shard and in total. Numbers come from
  * two independent sources where possible: the header's counters with the filter's own model
  * ({@link DedupFilter#estimatedFpr()}, {@link DedupFilter#fillRatio()}; generic over filter
- * kinds), and the bits in the pages ({@link ShardBits}). Aged filters get their own report: the
- * layout (k, l), the window, the per-shard clocks (generation, fill of the current generation,
- * generations advanced early; all in the header), and the bits per ring position.
+ * kinds), and the bits in the pages ({@link ShardBits}). Aged filters get their own part,
+ * {@link AgedStateReport}.
  *
  * <p>Job-level FPR: a fresh URL lands in a uniform shard, so it is the mean of the shards'.
  */
@@ -54,7 +51,12 @@ public final class StateReport {
     return shards;
   }
 
-  private FilterHeader first() {
+  /** The aged filter's figures (kind AGED only). */
+  public AgedStateReport aged() {
+    return new AgedStateReport(this);
+  }
+
+  FilterHeader first() {
     if (shards.isEmpty()) {
       throw new IllegalStateException("the snapshot holds no filter shard (no URL was ever processed)");
     }
@@ -119,7 +121,7 @@ public final class StateReport {
     return shards.stream().mapToLong(s -> s.model().sizeBytes()).sum();
   }
 
-  private static double sum(double[] a) {
+  static double sum(double[] a) {
     double t = 0;
     for (double v : a) {
       t += v;
@@ -147,7 +149,7 @@ public final class StateReport {
             m.canonicalizationSettings().replace('\n', ' ').trim()));
     line(b, "shards in state: %d of %d", shards.size(), n);
     if (h.kind() == FilterSpec.Kind.AGED) {
-      agedText(b, h, spec, n);
+      new AgedStateReport(this).text(b, h, spec, n);
       return b.toString();
     }
     if (h.kind() == FilterSpec.Kind.STABLE) {
@@ -190,16 +192,16 @@ public final class StateReport {
     return b.toString();
   }
 
-  private double meanSet() {
+  double meanSet() {
     return shards.stream().mapToDouble(StateReport::set).average().orElse(0);
   }
 
-  private double meanFill() {
+  double meanFill() {
     return shards.stream().mapToDouble(s -> s.model().fillRatio()).average().orElse(0);
   }
 
   /** Set fraction over the shard's slices, weighted by their bits. */
-  private static double set(Shard s) {
+  static double set(Shard s) {
     double set = 0;
     double total = 0;
     FilterHeader h = s.header();
@@ -215,7 +217,7 @@ public final class StateReport {
     return total == 0 ? 0 : set / total;
   }
 
-  private static double measured(Shard s) {
+  static double measured(Shard s) {
     double pass = 1;
     for (double f : s.bits().measuredFpr) {
       pass *= 1 - f;
@@ -264,7 +266,7 @@ public final class StateReport {
       g.writeStringField("canonicalizationSettings", h.mapping().canonicalizationSettings());
       g.writeNumberField("fpr", spec.fpr());
       if (h.kind() == FilterSpec.Kind.AGED) {
-        agedJson(g, h, spec);
+        new AgedStateReport(this).json(g, h, spec);
       } else {
         bloomJson(g, h, spec);
       }
@@ -332,196 +334,15 @@ public final class StateReport {
     g.writeEndArray();
   }
 
-  // ---------------------------------------------------------------- aged
-
-  /** Aged: URLs whose bits are still in the ring, from the bits (insertions over all positions / k). */
-  public double ringEstimate() {
-    return shards.stream().mapToDouble(s -> sum(s.bits().bitEstimate) / s.header().agedGeometry().k()).sum();
-  }
-
-  public double ringEstimateSd() {
-    return Math.sqrt(shards.stream().mapToDouble(s -> {
-      int k = s.header().agedGeometry().k();
-      return sum(s.bits().bitEstimateVariance) / ((double) k * k);
-    }).sum());
-  }
-
-  /**
-   * Aged, count window: the URLs whose bits are still in the ring by the clock. An insert sets
-   * positions 0..k-1 of its generation; t generations later they are at t..t+k-1 and those below
-   * R = k + l remain, min(k, R - t) bits; past generations hold exactly g inserts each (a count
-   * window advances when the current one is full). Time windows: NaN (past generations may hold
-   * fewer than g).
-   */
-  public double ringModel() {
-    double total = 0;
-    for (Shard s : shards) {
-      FilterHeader h = s.header();
-      if (h.generationMillis() > 0) {
-        return Double.NaN;
-      }
-      AgedMath.Geometry geo = h.agedGeometry();
-      AgedClock c = h.agedClock();
-      int k = geo.k();
-      int r = geo.slices();
-      double bits = (double) k * c.count();
-      long past = Math.min(c.generation(), r - 1);
-      for (int t = 1; t <= past; t++) {
-        bits += (double) geo.generationSize() * Math.min(k, r - t);
-      }
-      total += bits / k;
-    }
-    return total;
-  }
-
-  public long generationsAdvancedEarly() {
-    return shards.stream().mapToLong(s -> s.header().agedClock().earlyAdvances()).sum();
-  }
-
-  /** Mean over shards of the current generation's inserts over its planned size. */
-  public double currentGenerationFill() {
-    return shards.stream().mapToDouble(StateReport::generationFill).average().orElse(0);
-  }
-
-  private static double generationFill(Shard s) {
-    return (double) s.header().agedClock().count() / s.header().agedGeometry().generationSize();
-  }
-
-  /** Mean over shards of the set fraction at each ring position (0 the newest). */
-  public double[] setByPosition() {
-    int r = first().agedGeometry().slices();
-    double[] out = new double[r];
-    for (Shard s : shards) {
-      for (int i = 0; i < r && i < s.bits().setFraction.length; i++) {
-        out[i] += s.bits().setFraction[i] / shards.size();
-      }
-    }
-    return out;
-  }
-
-  private void agedText(StringBuilder b, FilterHeader h, FilterSpec spec, int n) {
-    AgedMath.Geometry geo = h.agedGeometry();
-    long gMin = shards.stream().mapToLong(s -> s.header().agedClock().generation()).min().orElse(0);
-    long gMax = shards.stream().mapToLong(s -> s.header().agedClock().generation()).max().orElse(0);
-    line(b, "layout: k = %d, l = %d: %d slices of %,d 64-bit words per shard; a generation is %,d new URLs per"
-        + " shard%s", geo.k(), geo.l(), geo.slices(), geo.rows(), geo.generationSize(), h.generationMillis() > 0
-            ? String.format(Locale.ROOT, " (planned) or %s, whichever comes first", duration(h.generationMillis())) : "");
-    if (spec.timed()) {
-      line(b, "window: --window %s at --rate %s new URLs/s (%s per shard): l = %d generations of %s", duration(
-          spec.windowMillis()), num(spec.rate() * n), num(spec.rate()), geo.l(), duration(h.generationMillis()));
-    } else {
-      line(b, "window: --window-urls %,d (%,d per shard): a URL is seen for the %,d new URLs of its shard after it"
-          + " (l x g), forgotten by %.0f%% more", spec.windowUrls() * n, spec.windowUrls(), geo.guaranteedInserts(),
-          100 * geo.slack());
-    }
-    double model = ringModel();
-    line(b, "distinct URLs: %,d inserted since the filter began (a repeat is a read); in the ring now the bits say"
-        + " %,.0f +- %,.0f (1 sd)%s", inserts(), ringEstimate(), ringEstimateSd(),
-        Double.isNaN(model) ? "" : String.format(Locale.ROOT, ", the clock %,.0f", model));
-    line(b, "generation: %s (per-shard clocks); the current one is %s full on average (of %,d new URLs per shard)",
-        gMin == gMax ? Long.toString(gMin) : gMin + ".." + gMax, FilterPlan.pct(currentGenerationFill()),
-        geo.generationSize());
-    line(b, "generations advanced early: %,d%s", generationsAdvancedEarly(), spec.timed()
-        ? (generationsAdvancedEarly() > 0 ? "  WARNING: new URLs came faster than --rate; the window shrank" : "")
-        : " (a count window advances on its count)");
-    line(b, "fill: %s of bits set (model %s)", FilterPlan.pct(meanSet()), FilterPlan.pct(meanFill()));
-    StringBuilder pos = new StringBuilder();
-    for (double f : setByPosition()) {
-      pos.append(' ').append(FilterPlan.pct(f));
-    }
-    line(b, "bits set by slice, newest first:%s", pos);
-    double fpr = modelFpr();
-    line(b, "false-positive rate: %s from the bits now; model %s at the end of a full generation; target --fpr %s"
-        + " (%.2fx)%s", FilterPlan.pct(measuredFpr()), FilterPlan.pct(fpr), FilterPlan.pct(spec.fpr()),
-        fpr / spec.fpr(), measuredFpr() > 2 * spec.fpr() ? "  WARNING: over 2x the target" : "");
-    line(b, "memory: %s (fixed: %s per shard)", ByteSize.format(memoryBytes()), ByteSize.format(geo.bytes()));
-    line(b, "per shard:");
-    line(b, "  %5s  %12s  %10s  %8s  %10s  %8s  %9s  %9s  %s", "shard", "inserts", "generation", "current", "bytes",
-        "fill", "fpr", "fpr bits", "early");
-    for (Shard s : shards) {
-      AgedClock c = s.header().agedClock();
-      line(b, "  %5d  %,12d  %,10d  %8s  %10s  %8s  %9s  %9s  %,d", s.shard(), s.header().inserts(), c.generation(),
-          FilterPlan.pct(generationFill(s)), ByteSize.format(s.model().sizeBytes()), FilterPlan.pct(set(s)),
-          FilterPlan.pct(s.model().estimatedFpr()), FilterPlan.pct(measured(s)), c.earlyAdvances());
-    }
-  }
-
-  private void agedJson(JsonGenerator g, FilterHeader h, FilterSpec spec) throws IOException {
-    AgedMath.Geometry geo = h.agedGeometry();
-    int n = shardCount();
-    g.writeNumberField("k", geo.k());
-    g.writeNumberField("l", geo.l());
-    g.writeNumberField("generationsAsked", spec.generations());
-    if (spec.timed()) {
-      g.writeNumberField("windowMillis", spec.windowMillis());
-      g.writeNumberField("ratePerShard", spec.rate());
-      g.writeNumberField("generationMillis", h.generationMillis());
-    } else {
-      g.writeNumberField("windowUrlsPerShard", spec.windowUrls());
-    }
-    g.writeNumberField("generationSizePerShard", geo.generationSize());
-    g.writeNumberField("rowsPerShard", geo.rows());
-    g.writeNumberField("bytesPerShard", geo.bytes());
-    g.writeEndObject();
-    g.writeObjectFieldStart("total");
-    g.writeNumberField("shardsInState", shards.size());
-    g.writeNumberField("inserts", inserts());
-    g.writeNumberField("ringEstimate", Math.round(ringEstimate()));
-    g.writeNumberField("ringEstimateSd", Math.round(ringEstimateSd()));
-    double model = ringModel();
-    if (!Double.isNaN(model)) {
-      g.writeNumberField("ringModel", Math.round(model));
-    }
-    g.writeNumberField("generationMin", shards.stream().mapToLong(s -> s.header().agedClock().generation()).min()
-        .orElse(0));
-    g.writeNumberField("generationMax", shards.stream().mapToLong(s -> s.header().agedClock().generation()).max()
-        .orElse(0));
-    g.writeNumberField("currentGenerationFill", currentGenerationFill());
-    g.writeNumberField("generationsAdvancedEarly", generationsAdvancedEarly());
-    g.writeNumberField("memoryBytes", memoryBytes());
-    g.writeNumberField("totalWindowUrls", spec.timed() ? 0 : spec.windowUrls() * n);
-    g.writeNumberField("fillRatio", meanSet());
-    g.writeNumberField("modelFillRatio", meanFill());
-    g.writeArrayFieldStart("setFractionByPosition");
-    for (double f : setByPosition()) {
-      g.writeNumber(f);
-    }
-    g.writeEndArray();
-    g.writeNumberField("estimatedFpr", modelFpr());
-    g.writeNumberField("measuredFpr", measuredFpr());
-    g.writeNumberField("fprOverTarget", modelFpr() / spec.fpr());
-    g.writeEndObject();
-    g.writeArrayFieldStart("shards");
-    for (Shard s : shards) {
-      AgedClock c = s.header().agedClock();
-      g.writeStartObject();
-      g.writeNumberField("shard", s.shard());
-      g.writeNumberField("inserts", s.header().inserts());
-      g.writeNumberField("generation", c.generation());
-      g.writeNumberField("currentGenerationCount", c.count());
-      if (c.epoch() != AgedClock.NO_EPOCH) {
-        g.writeNumberField("epoch", c.epoch());
-      }
-      g.writeNumberField("generationsAdvancedEarly", c.earlyAdvances());
-      g.writeNumberField("bytes", s.model().sizeBytes());
-      g.writeNumberField("storedPages", s.bits().storedPages);
-      g.writeNumberField("fillRatio", set(s));
-      g.writeNumberField("estimatedFpr", s.model().estimatedFpr());
-      g.writeNumberField("measuredFpr", measured(s));
-      g.writeEndObject();
-    }
-    g.writeEndArray();
-  }
-
-  private static String duration(long millis) {
+  static String duration(long millis) {
     return org.apache.flink.util.TimeUtils.formatWithHighestUnit(java.time.Duration.ofMillis(millis));
   }
 
-  private static String num(double v) {
+  static String num(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.4g", v);
   }
 
-  private static void line(StringBuilder b, String format, Object... args) {
+  static void line(StringBuilder b, String format, Object... args) {
     b.append(String.format(Locale.ROOT, format, args)).append('\n');
   }
 

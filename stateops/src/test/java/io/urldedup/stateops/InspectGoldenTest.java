@@ -105,8 +105,8 @@ class InspectGoldenTest {
   void inspectOfTheGoldenAgedSavepointPrintsTheSameNumbers() throws Exception {
     StateReport r = read(AGED_SAVEPOINT);
     assertEquals(expected(AGED_REPORT), pinned(r));
-    assertTrue(Math.abs(r.ringEstimate() - r.ringModel()) <= 4 * r.ringEstimateSd(),
-        "bits " + r.ringEstimate() + " +- " + r.ringEstimateSd() + " vs clock " + r.ringModel());
+    assertTrue(Math.abs(r.aged().ringEstimate() - r.aged().ringModel()) <= 4 * r.aged().ringEstimateSd(),
+        "bits " + r.aged().ringEstimate() + " +- " + r.aged().ringEstimateSd() + " vs clock " + r.aged().ringModel());
     assertTrue(r.text().contains("layout: k = "), r.text());
   }
 }

@@ -27,16 +27,8 @@ else
     fi
   done
 fi
-OPENS=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
-  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
-  --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
-  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED
-  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.math=ALL-UNNAMED
-  --add-opens=java.base/java.lang.invoke=ALL-UNNAMED --add-opens=java.base/java.util.regex=ALL-UNNAMED
-  --add-opens=java.base/java.security=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED
-  --add-opens=java.sql/java.sql=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED
-  --add-exports=java.management/sun.management=ALL-UNNAMED)
+OPENS_LINE="$(deploy/java-opens.sh)"
+read -r -a OPENS <<< "$OPENS_LINE"
 # JOBBENCH_JVM_FLAGS: more JVM flags, e.g. -XX:StartFlightRecording=filename=x.jfr,settings=profile
 read -r -a EXTRA_JVM <<< "${JOBBENCH_JVM_FLAGS:-}"
 JAVA=(java -Xms1g "-Xmx$XMX" -XX:+UseG1GC "${OPENS[@]}" "${EXTRA_JVM[@]}"

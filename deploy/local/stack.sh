@@ -115,8 +115,8 @@ jm_rest_port() { echo $(( FLINK_REST_PORT + $(node_of "$1") - 1 )); }
 jm_prom_port() { echo $(( PROM_JM_PORT - $(node_of "$1") + 1 )); }
 
 JAVA="${JAVA:-java}"
-# Flink's Java 17 opens (flink-dist config.yaml env.java.opts.all)
-FLINK_OPENS="--add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED --add-exports=java.management/sun.management=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED --add-opens=java.base/java.util.regex=ALL-UNNAMED --add-opens=java.base/java.security=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED --add-opens=java.sql/java.sql=ALL-UNNAMED"
+# Flink's Java 17 opens (flink-dist config.yaml env.java.opts.all), from their one source
+FLINK_OPENS="$("$REPO/deploy/java-opens.sh")"
 
 log() { echo "stack: $*" >&2; }
 die() { echo "stack: error: $*" >&2; exit 1; }

@@ -21,9 +21,11 @@
 # JOBBENCH_FLAGS="--parallelism P" reads the file as P byte ranges (one reader each) and runs P
 # keyed subtasks, each with its own sink writer.
 set -euo pipefail
+# shellcheck source=../deploy/script-lib.sh
+source "$(dirname "$0")/../deploy/script-lib.sh"
 
 if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
-  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+  header_usage "$0"
   exit 2
 fi
 OUT=$(mkdir -p "$1" && cd "$1" && pwd)

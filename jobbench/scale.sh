@@ -16,8 +16,10 @@
 # Environment: SCALE_XMX (8g), SCALE_MANAGED (RocksDB's memory, 2g), SCALE_FLAGS (more job flags),
 # JOBBENCH_SKIP_BUILD=1, JOBBENCH_LIB (see java-env.sh).
 set -euo pipefail
+# shellcheck source=../deploy/script-lib.sh
+source "$(dirname "$0")/../deploy/script-lib.sh"
 if [[ $# -lt 2 || "$1" == -h || "$1" == --help ]]; then
-  awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"
+  header_usage "$0"
   exit 2
 fi
 OUT=$(mkdir -p "$1" && cd "$1" && pwd)

@@ -37,7 +37,7 @@ JOB_ID=""
 UP_PID=""
 FAILED=0
 
-step() { echo "aged-window: [$(( $(date +%s) - T0_WALL ))s] $*" >&2; }
+step_clock aged-window
 check_deadline() {
   [ "$(date +%s)" -lt "$DEADLINE" ] || { echo "aged-window: FAIL: deadline of ${DEADLINE_SECS}s passed while $*" >&2; exit 1; }
 }

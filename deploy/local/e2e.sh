@@ -50,7 +50,7 @@ PRODUCER_PID=""
 FAILED=0
 
 fail() { echo "e2e: FAIL: $*" >&2; FAILED=1; }
-step() { echo "e2e: [$(( $(date +%s) - T0 ))s] $*" >&2; }
+step_clock e2e
 left() { echo $(( DEADLINE - $(date +%s) )); }
 check_deadline() { [ "$(left)" -gt 0 ] || { echo "e2e: FAIL: deadline of ${DEADLINE_SECS}s passed while $*" >&2; exit 1; }; }
 

@@ -10,6 +10,8 @@
 
 REL_HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REL_REPO="$(cd "$REL_HERE/../.." && pwd)"
+# shellcheck source=../script-lib.sh
+source "$REL_REPO/deploy/script-lib.sh"
 
 rel_init() {
   local name="$1" base="$2"

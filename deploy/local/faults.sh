@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --filter) FILTER="$2"; shift ;;
     --records) RECORDS="$2"; shift ;;
-    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) header_usage "$0"; exit 0 ;;
     *) echo "faults.sh: unknown argument '$1' (accepted: --scenario NAME, --quick, --filter scalable|stable, --records N)" >&2; exit 2 ;;
   esac
   shift

@@ -62,7 +62,7 @@ while [ $# -gt 0 ]; do
     --jfr) JFR=1 ;;
     --job-args) JOB_ARGS="$2"; shift ;;
     --before-jar) BEFORE_JAR="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift ;;
-    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) header_usage "$0"; exit 0 ;;
     *) echo "kafka-bench.sh: unknown flag '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift

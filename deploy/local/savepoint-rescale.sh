@@ -24,7 +24,7 @@ RECORDS=150000
 while [ $# -gt 0 ]; do
   case "$1" in
     --records) RECORDS="$2"; shift ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) header_usage "$0"; exit 0 ;;
     *) echo "savepoint-rescale.sh: unknown argument '$1' (accepted: --records N)" >&2; exit 2 ;;
   esac
   shift

@@ -26,6 +26,8 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
+# shellcheck source=../script-lib.sh
+source "$REPO/deploy/script-lib.sh"
 
 MINUTES=""
 RATE=20000
@@ -36,7 +38,7 @@ WARMUP=""
 OUTDIR="$REPO/docs/soak"
 PLOT_ONLY=""
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { header_usage "$0"; }
 bad() { echo "soak: $1" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -170,7 +172,7 @@ DEADLINE=$(( T0 + MINUTES * 60 + 1800 ))
 JOB_ID=""
 DRIVER_PID=""
 STACK_STARTED=0
-step() { echo "soak: [$(( $(date +%s) - T0 ))s] $*" >&2; }
+step_clock soak
 
 cleanup() {
   local rc=$?

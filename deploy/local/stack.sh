@@ -33,6 +33,8 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
+# shellcheck source=../script-lib.sh
+source "$REPO/deploy/script-lib.sh"
 WORK="${URLDEDUP_STACK_DIR:-$HERE/.work}"
 # the jars are shared between stacks (e2e.sh runs its own stack under .work/e2e)
 LIB="${URLDEDUP_STACK_LIB:-$HERE/.work/lib}"
@@ -808,6 +810,6 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     env) cmd_env ;;
     kafka-cp) kafka_cp ;;
     flink-cp) flink_cp ;;
-    *) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] && die "unknown command '$1'"; exit 2 ;;
+    *) header_usage "$0"; [ -n "${1:-}" ] && die "unknown command '$1'"; exit 2 ;;
   esac
 fi

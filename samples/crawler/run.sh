@@ -32,6 +32,8 @@ set -euo pipefail
 
 SAMPLE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$SAMPLE/../.." && pwd)"
+# shellcheck source=../../deploy/script-lib.sh
+source "$REPO/deploy/script-lib.sh"
 PY=/usr/bin/python3
 
 SITE=""
@@ -47,7 +49,7 @@ STRIP="utm_source,utm_medium,utm_campaign"
 OUT=""
 TIMEOUT=900
 
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { header_usage "$0"; }
 bad() { echo "crawler: $1" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -123,7 +125,7 @@ T0=$(date +%s)
 JOB_ID=""
 SERVER_PID=""
 STACK_STARTED=0
-step() { echo "crawler: [$(( $(date +%s) - T0 ))s] $*" >&2; }
+step_clock crawler
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
 import io.urldedup.operators.url.CanonicalUrl;
 import io.urldedup.operators.url.CanonicalizationRules;
+import io.urldedup.operators.url.InvalidUrlException;
 import io.urldedup.operators.url.UrlCanonicalizerCore;
 import io.urldedup.operators.url.UsvString;
 
@@ -42,13 +43,29 @@ public final class UrlCanonicalizer {
    */
   public void canonicalize(byte[] b, int off, int len, CanonicalUrl out)
       throws UrlRejectedException {
-    core.canonicalize(b, off, len, out);
+    try {
+      core.canonicalize(b, off, len, out);
+    } catch (InvalidUrlException e) {
+      throw rejected(e);
+    }
   }
 
   /** The canonical form of {@code input} (unpaired surrogates read as U+FFFD). */
   public String canonicalize(String input) throws UrlRejectedException {
     byte[] b = UsvString.utf8(input);
-    core.canonicalize(b, 0, b.length, scratch);
+    canonicalize(b, 0, b.length, scratch);
     return new String(scratch.bytes, scratch.start, scratch.length(), ISO_8859_1);
+  }
+
+  /** The URL front end's reasons are a subset of the decoder's dead-letter reasons, by name. */
+  private static UrlRejectedException rejected(InvalidUrlException e) {
+    RejectReason reason = switch (e.reason()) {
+      case EMPTY -> RejectReason.EMPTY;
+      case RELATIVE_URL -> RejectReason.RELATIVE_URL;
+      case UNSUPPORTED_SCHEME -> RejectReason.UNSUPPORTED_SCHEME;
+      case BAD_HOST -> RejectReason.BAD_HOST;
+      case BAD_PORT -> RejectReason.BAD_PORT;
+    };
+    return new UrlRejectedException(reason, e.detail());
   }
 }

@@ -19,14 +19,6 @@ public final class UrlRejectedException extends Exception {
     return reason;
   }
 
-  /**
-   * {@code s} cut to {@code max} characters (then ending in "..."): details quote untrusted input,
-   * which must not blow up a dead-letter record or a log line.
-   */
-  public static String clip(String s, int max) {
-    return s.length() <= max ? s : s.substring(0, max) + "...";
-  }
-
   /** What exactly was wrong. */
   public String detail() {
     return getMessage();

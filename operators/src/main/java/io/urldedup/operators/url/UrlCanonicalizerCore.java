@@ -2,7 +2,6 @@ package io.urldedup.operators.url;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
-import io.urldedup.operators.UrlRejectedException;
 
 /**
  * Fast path, parser and opt-in rules in order: {@link CanonicalFastPath} answers for URLs already
@@ -23,7 +22,7 @@ public final class UrlCanonicalizerCore {
   }
 
   public void canonicalize(byte[] b, int off, int len, CanonicalUrl out)
-      throws UrlRejectedException {
+      throws InvalidUrlException {
     if (CanonicalFastPath.matches(b, off, off + len, rules, out)) {
       return;
     }
@@ -43,7 +42,7 @@ public final class UrlCanonicalizerCore {
   }
 
   /** The slow path alone (for the differential test). */
-  void parseOnly(byte[] b, int off, int len, CanonicalUrl out) throws UrlRejectedException {
+  void parseOnly(byte[] b, int off, int len, CanonicalUrl out) throws InvalidUrlException {
     parser.parse(b, off, len, out);
   }
 }

@@ -3,8 +3,6 @@ package io.urldedup.operators.url;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import io.urldedup.operators.RejectReason;
-import io.urldedup.operators.UrlRejectedException;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -20,7 +18,7 @@ import java.util.Locale;
  * any run of '/' and '\' (special authority ignore slashes); the authority up to the first '/',
  * '\' or '?', its userinfo ending at its last '@'; host and port split at the first ':' outside
  * brackets; path segments separated by '/' or '\' with single- and double-dot segments resolved;
- * the query. Each failure the standard has is a {@link UrlRejectedException} with a reason.
+ * the query. Each failure the standard has is a {@link InvalidUrlException} with a reason.
  *
  * <p>Input must be well-formed UTF-8 (callers check it). Not thread-safe; reuses its buffers.
  */
@@ -60,9 +58,9 @@ public final class WhatwgUrlParser {
   /**
    * Parses {@code b[off, off+len)} and sets {@code result} to a view of this parser's buffer.
    *
-   * @throws UrlRejectedException when the standard fails the input or it is not http(s)
+   * @throws InvalidUrlException when the standard fails the input or it is not http(s)
    */
-  public void parse(byte[] b, int off, int len, CanonicalUrl result) throws UrlRejectedException {
+  public void parse(byte[] b, int off, int len, CanonicalUrl result) throws InvalidUrlException {
     int s = off;
     int e = off + len;
     while (s < e && (b[s] & 0xFF) <= 0x20) {
@@ -72,7 +70,7 @@ public final class WhatwgUrlParser {
       e--;
     }
     if (s == e) {
-      throw new UrlRejectedException(RejectReason.EMPTY, "empty URL");
+      throw new InvalidUrlException(InvalidUrlException.Reason.EMPTY, "empty URL");
     }
     for (int i = s; i < e; i++) {
       byte c = b[i];
@@ -92,7 +90,7 @@ public final class WhatwgUrlParser {
 
     // scheme start and scheme states
     if (!Ascii.isAlpha(b[s])) {
-      throw new UrlRejectedException(RejectReason.RELATIVE_URL,
+      throw new InvalidUrlException(InvalidUrlException.Reason.RELATIVE_URL,
           "no scheme: a relative reference (absolute http or https URLs only)");
     }
     int colon = s + 1;
@@ -100,7 +98,7 @@ public final class WhatwgUrlParser {
       colon++;
     }
     if (colon == e || b[colon] != ':') {
-      throw new UrlRejectedException(RejectReason.RELATIVE_URL,
+      throw new InvalidUrlException(InvalidUrlException.Reason.RELATIVE_URL,
           "no scheme: a relative reference (absolute http or https URLs only)");
     }
     boolean https;
@@ -109,7 +107,7 @@ public final class WhatwgUrlParser {
     } else if (equalsIgnoreCase(b, s, colon, HTTPS, 5)) {
       https = true;
     } else {
-      throw new UrlRejectedException(RejectReason.UNSUPPORTED_SCHEME, "scheme '"
+      throw new InvalidUrlException(InvalidUrlException.Reason.UNSUPPORTED_SCHEME, "scheme '"
           + clip(new String(b, s, colon - s, ISO_8859_1).toLowerCase(Locale.ROOT))
           + "' (accepted: http, https)");
     }
@@ -137,7 +135,7 @@ public final class WhatwgUrlParser {
     }
     int hs = at >= 0 ? at + 1 : p;
     if (at >= 0 && hs == authEnd) {
-      throw new UrlRejectedException(RejectReason.BAD_HOST, "no host after the userinfo");
+      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "no host after the userinfo");
     }
 
     // host state: the host ends at the first ':' outside brackets
@@ -156,7 +154,7 @@ public final class WhatwgUrlParser {
     }
     int he = portColon >= 0 ? portColon : authEnd;
     if (he == hs) {
-      throw new UrlRejectedException(RejectReason.BAD_HOST, "empty host");
+      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "empty host");
     }
     int hostStart = n;
     parseHost(b, hs, he);
@@ -270,13 +268,13 @@ public final class WhatwgUrlParser {
   }
 
   /** The host parser for special schemes (3.5), then the trailing-dot rule. */
-  private void parseHost(byte[] b, int s, int e) throws UrlRejectedException {
+  private void parseHost(byte[] b, int s, int e) throws InvalidUrlException {
     if (b[s] == '[') {
       if (e - s < 2 || b[e - 1] != ']') {
-        throw new UrlRejectedException(RejectReason.BAD_HOST, "unclosed '[' in host");
+        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "unclosed '[' in host");
       }
       if (!Ipv6Host.parse(b, s + 1, e - 1, ipv6)) {
-        throw new UrlRejectedException(RejectReason.BAD_HOST,
+        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST,
             "bad IPv6 address '" + clip(new String(b, s, e - s, UTF_8)) + "'");
       }
       ensure(n + 42);
@@ -310,7 +308,7 @@ public final class WhatwgUrlParser {
       // UTF-8 decode without BOM: malformed bytes become U+FFFD, which UTS #46 disallows
       String a = idna.toAscii(new String(host, 0, h, UTF_8));
       if (a == null) {
-        throw new UrlRejectedException(RejectReason.BAD_HOST,
+        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST,
             "IDNA (UTS #46) " + idna.error() + " in host '" + clip(new String(host, 0, h, UTF_8))
                 + "'");
       }
@@ -318,17 +316,17 @@ public final class WhatwgUrlParser {
       for (int i = 0; i < a.length(); i++) {
         char c = a.charAt(i);
         if (c >= 0x80) {
-          throw new UrlRejectedException(RejectReason.BAD_HOST, "IDNA left non-ASCII in host");
+          throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "IDNA left non-ASCII in host");
         }
         out[n++] = (byte) c;
       }
     }
     if (n == hostStart) {
-      throw new UrlRejectedException(RejectReason.BAD_HOST, "empty host after IDNA mapping");
+      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "empty host after IDNA mapping");
     }
     for (int i = hostStart; i < n; i++) {
       if (FORBIDDEN_DOMAIN[out[i]]) {
-        throw new UrlRejectedException(RejectReason.BAD_HOST, "forbidden code point "
+        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "forbidden code point "
             + printable(out[i]) + " in host '" + clip(new String(out, hostStart, n - hostStart,
                 ISO_8859_1)) + "'");
       }
@@ -336,7 +334,7 @@ public final class WhatwgUrlParser {
     if (Ipv4Host.endsInNumber(out, hostStart, n)) {
       long ip = Ipv4Host.parse(out, hostStart, n);
       if (ip == Ipv4Host.FAILURE) {
-        throw new UrlRejectedException(RejectReason.BAD_HOST, "host ends in a number but is no"
+        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "host ends in a number but is no"
             + " IPv4 address: '" + clip(new String(out, hostStart, n - hostStart, ISO_8859_1))
             + "'");
       }
@@ -347,16 +345,16 @@ public final class WhatwgUrlParser {
   }
 
   /** The port state: digits only, at most 65535; the scheme's default port is omitted. */
-  private void parsePort(byte[] b, int s, int e, boolean https) throws UrlRejectedException {
+  private void parsePort(byte[] b, int s, int e, boolean https) throws InvalidUrlException {
     int v = 0;
     for (int i = s; i < e; i++) {
       if (!Ascii.isDigit(b[i])) {
-        throw new UrlRejectedException(RejectReason.BAD_PORT,
+        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_PORT,
             "port '" + clip(new String(b, s, e - s, UTF_8)) + "' (accepted: 0 to 65535)");
       }
       v = v * 10 + (b[i] - '0');
       if (v > 65535) {
-        throw new UrlRejectedException(RejectReason.BAD_PORT,
+        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_PORT,
             "port '" + clip(new String(b, s, e - s, UTF_8)) + "' (accepted: 0 to 65535)");
       }
     }
@@ -418,7 +416,8 @@ public final class WhatwgUrlParser {
         : "'" + (char) c + "'";
   }
 
+  /** Details quote untrusted input, which must not blow up a dead-letter record or a log line. */
   private static String clip(String s) {
-    return UrlRejectedException.clip(s, MAX_DETAIL);
+    return s.length() <= MAX_DETAIL ? s : s.substring(0, MAX_DETAIL) + "...";
   }
 }

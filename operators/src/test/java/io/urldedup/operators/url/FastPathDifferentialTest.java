@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.urldedup.operators.UrlRejectedException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -84,7 +83,7 @@ class FastPathDifferentialTest {
                 full.queryStart);
             assertEquals(s, applied, "rules change a fast-path URL " + s);
           }
-        } catch (UrlRejectedException e) {
+        } catch (InvalidUrlException e) {
           fail("fast path accepted what the parser rejects: " + new String(b, UTF_8) + " ("
               + e.reason() + ")");
         }

@@ -42,60 +42,29 @@ public final class DedupPipeline {
   private DedupPipeline() {}
 
   /**
-   * @param dlqSink null: dead letters are only counted (the decoder's accumulators)
+   * What the graph needs besides its source and sinks, built once from the flags by
+   * {@link JobConfig#pipeline()}.
+   *
    * @param spec    each shard's filter
    * @param decode  decoding and canonicalization; also the state's {@link DecodeConfig#urlMapping()}
    *                (seed fingerprint, shards, canonicalization fingerprint)
    * @param cachePages  pages of each dedup subtask's write-back cache, or {@link DedupOperator#AUTO_CACHE}
    * @param allowCanonicalizationChange  restore state written under other canonicalization settings
+   * @param time    aged filters with a time window: event time (the source must assign timestamps and
+   *                watermarks) or processing time; null for the other kinds
+   * @param eventTimeFromJson  the source stamps records with their JSON field {@code ts} ({@link
+   *                io.urldedup.operators.JsonTimestampAssigner}, embedded mode, {@code --time event});
+   *                records without a valid one become dead letters {@code bad_timestamp}
+   * @param dedup   how the dedup operator writes its shards at checkpoints ({@code --materialize-every})
    */
+  public record Settings(FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
+      GenerationTime time, boolean eventTimeFromJson, DedupSettings dedup) {}
+
+  /** @param dlqSink null: dead letters are only counted (the decoder's accumulators) */
   public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
-      FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange) {
-    return build(source, outSink, dlqSink, spec, decode, cachePages, allowCanonicalizationChange, null);
-  }
-
-  /**
-   * @param time aged filters with a time window: event time (the source must assign timestamps and
-   *     watermarks) or processing time; null for the other kinds
-   */
-  public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
-      FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
-      GenerationTime time) {
-    return build(source, outSink, dlqSink, spec, decode, cachePages, allowCanonicalizationChange, time, false);
-  }
-
-  /**
-   * @param eventTimeFromJson the source stamps records with their JSON field {@code ts} ({@link
-   *     io.urldedup.operators.JsonTimestampAssigner}, embedded mode, {@code --time event}); records
-   *     without a valid one become dead letters {@code bad_timestamp}
-   */
-  public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
-      FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
-      GenerationTime time, boolean eventTimeFromJson) {
-    return build(source, outSink, dlqSink, spec, decode, cachePages, allowCanonicalizationChange, time,
-        eventTimeFromJson, DedupSettings.PAGES_AT_EVERY_CHECKPOINT);
-  }
-
-  /** @param settings how the dedup operator writes its shards at checkpoints ({@code --materialize-every}) */
-  public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
-      FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
-      GenerationTime time, boolean eventTimeFromJson, DedupSettings settings) {
-
-    SingleOutputStreamOperator<UrlRecord> decoded = source
-        .process(new DecodeFunction(decode, eventTimeFromJson), TypeInformation.of(UrlRecord.class))
-        .uid(UID_DECODE)
-        .name("decode")
-        // chained to the source: records of one partition (or file) stay in order, so the first
-        // occurrence of a URL is the one emitted
-        .setParallelism(source.getParallelism());
-
-    SingleOutputStreamOperator<UrlRecord> unseen = decoded
-        .keyBy(new ShardKey(), Types.INT)
-        .transform("dedup", TypeInformation.of(UrlRecord.class),
-            new DedupOperator(spec, decode.urlMapping(), cachePages, allowCanonicalizationChange, time, settings))
-        .uid(UID_DEDUP);
-
-    DataStreamSink<UrlRecord> out = unseen.sinkTo(outSink).uid(UID_SINK).name("output");
+      Settings settings) {
+    SingleOutputStreamOperator<UrlRecord> decoded = decode(source, settings);
+    DataStreamSink<UrlRecord> out = dedup(decoded, settings).sinkTo(outSink).uid(UID_SINK).name("output");
     DataStreamSink<DeadLetter> dlq = null;
     if (dlqSink != null) {
       dlq = decoded.getSideOutput(DecodeFunction.DEAD_LETTERS).sinkTo(dlqSink).uid(UID_DLQ).name("dead letters");
@@ -103,8 +72,29 @@ public final class DedupPipeline {
     return new Sinks(out, dlq);
   }
 
+  /** The decode step; its dead letters are the side output {@link DecodeFunction#DEAD_LETTERS}. */
+  public static SingleOutputStreamOperator<UrlRecord> decode(DataStream<RawRecord> source, Settings settings) {
+    return source
+        .process(new DecodeFunction(settings.decode(), settings.eventTimeFromJson()), TypeInformation.of(UrlRecord.class))
+        .uid(UID_DECODE)
+        .name("decode")
+        // chained to the source: records of one partition (or file) stay in order, so the first
+        // occurrence of a URL is the one emitted
+        .setParallelism(source.getParallelism());
+  }
+
+  /** The keyed dedup step over decoded records (benchmarks put their own decode in front). */
+  public static SingleOutputStreamOperator<UrlRecord> dedup(DataStream<UrlRecord> decoded, Settings settings) {
+    return decoded
+        .keyBy(new ShardKey(), Types.INT)
+        .transform("dedup", TypeInformation.of(UrlRecord.class),
+            new DedupOperator(settings.spec(), settings.decode().urlMapping(), settings.cachePages(),
+                settings.allowCanonicalizationChange(), settings.time(), settings.dedup()))
+        .uid(UID_DEDUP);
+  }
+
   /** keyBy on the precomputed shard: the filter key is never re-hashed from the URL. */
-  static final class ShardKey implements KeySelector<UrlRecord, Integer> {
+  public static final class ShardKey implements KeySelector<UrlRecord, Integer> {
     @Override
     public Integer getKey(UrlRecord r) {
       return r.shard;

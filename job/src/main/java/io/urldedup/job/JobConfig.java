@@ -303,6 +303,16 @@ public final class JobConfig {
     return new DedupSettings(materializeEvery);
   }
 
+  /**
+   * The graph's settings ({@link DedupPipeline#build}). Embedded mode with event time reads the
+   * time from each record's JSON field {@code ts}; Kafka mode from the Kafka record timestamp.
+   */
+  public DedupPipeline.Settings pipeline() {
+    io.urldedup.operators.GenerationTime t = generationTime();
+    return new DedupPipeline.Settings(filterSpec, decodeConfig, cachePages(), allowCanonicalizationChange, t,
+        mode == Mode.EMBEDDED && t != null && t.event(), dedupSettings());
+  }
+
   /** So that savepoints can be rescaled up to the shard count (and at least Flink's usual 128). */
   public int maxParallelism() {
     return Math.max(shards, 128);

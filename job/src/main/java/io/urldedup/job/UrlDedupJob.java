@@ -359,8 +359,7 @@ public final class UrlDedupJob {
       DataStream<RawRecord> source = env
           .fromSource(KafkaIO.source(c), watermarks(c), "kafka source")
           .uid(DedupPipeline.UID_SOURCE);
-      DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
-        c.allowCanonicalizationChange, c.generationTime(), false, c.dedupSettings());
+      DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.pipeline());
       env.execute(c.jobName);
       return 0;
     }
@@ -398,8 +397,8 @@ public final class UrlDedupJob {
     LineFileSource file = new LineFileSource(c.input, stdin ? "stdin" : c.input);
     String sourceName = stdin ? "stdin" : "file source";
     // aged, --time event: the JSON field ts is the event time (bad or missing: dead letter bad_timestamp)
-    boolean eventTime = c.generationTime() != null && c.generationTime().event();
-    WatermarkStrategy<RawRecord> watermarks = eventTime
+    DedupPipeline.Settings settings = c.pipeline();
+    WatermarkStrategy<RawRecord> watermarks = settings.eventTimeFromJson()
         ? JsonTimestampAssigner.watermarks(java.time.Duration.ofMillis(c.generationTime().maxOutOfOrdernessMillis()))
         : WatermarkStrategy.noWatermarks();
     DataStream<RawRecord> source = (state == null
@@ -413,8 +412,7 @@ public final class UrlDedupJob {
     LineSink<UrlRecord> out = new LineSink<>("--output", c.output, r -> r.value);
     LineSink<DeadLetter> dlq = Flags.NONE.equalsIgnoreCase(c.dlq) ? null
         : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
-    DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, c.perShardSpec(), c.decodeConfig(), c.cachePages(),
-        c.allowCanonicalizationChange, c.generationTime(), eventTime, c.dedupSettings());
+    DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, settings);
     sinks.out().setParallelism(1);
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);

@@ -87,8 +87,7 @@ class AgedWindowKafkaTest {
     DataStream<RawRecord> source = env
         .fromSource(KafkaIO.source(config), UrlDedupJob.watermarks(config), "kafka source")
         .uid(DedupPipeline.UID_SOURCE);
-    DedupPipeline.build(source, KafkaIO.outputSink(config), null, config.perShardSpec(), config.decodeConfig(),
-        config.cachePages(), config.allowCanonicalizationChange, config.generationTime());
+    DedupPipeline.build(source, KafkaIO.outputSink(config), null, config.pipeline());
     JobClient job = env.executeAsync("aged-window-" + backend);
 
     int total = expected.values().stream().mapToInt(Integer::intValue).sum();

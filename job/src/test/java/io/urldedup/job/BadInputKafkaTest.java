@@ -107,8 +107,7 @@ class BadInputKafkaTest {
         .fromSource(KafkaIO.sourceBuilder(config).setBounded(OffsetsInitializer.latest()).build(),
             WatermarkStrategy.noWatermarks(), "kafka source")
         .uid(DedupPipeline.UID_SOURCE);
-    DedupPipeline.build(source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.perShardSpec(), config.decodeConfig(), config.cachePages(),
-        config.allowCanonicalizationChange);
+    DedupPipeline.build(source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.pipeline());
     JobExecutionResult result = env.execute("bad-input-" + format);
 
     RunSummary s = RunSummary.of(result.getAllAccumulatorResults());

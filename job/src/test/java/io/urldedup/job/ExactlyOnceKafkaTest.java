@@ -115,8 +115,7 @@ class ExactlyOnceKafkaTest {
         .map(new FailOnceAfterCheckpoint(200))
         .returns(TypeInformation.of(RawRecord.class))
         .uid("fail-once");
-    DedupPipeline.build(source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.perShardSpec(), config.decodeConfig(), config.cachePages(),
-        config.allowCanonicalizationChange);
+    DedupPipeline.build(source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.pipeline());
     JobClient job = env.executeAsync("exactly-once-" + backend);
 
     List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();

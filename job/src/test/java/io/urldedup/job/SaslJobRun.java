@@ -79,8 +79,7 @@ final class SaslJobRun {
     DedupPipeline.build(
         env.fromSource(KafkaIO.source(config), WatermarkStrategy.noWatermarks(), "kafka source")
             .uid(DedupPipeline.UID_SOURCE),
-        KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.perShardSpec(), config.decodeConfig(),
-        config.cachePages(), config.allowCanonicalizationChange);
+        KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.pipeline());
     job = env.executeAsync(config.jobName);
     return job;
   }

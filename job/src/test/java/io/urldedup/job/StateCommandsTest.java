@@ -82,8 +82,7 @@ class StateCommandsTest {
     LineFileSource file = new LineFileSource(input.toString(), "known");
     DataStream<RawRecord> source = env.fromSource(new HoldAtEndSource<>(file, token), WatermarkStrategy.noWatermarks(),
         "file", file.getProducedType()).setParallelism(1);
-    DedupPipeline.build(source, new LineSink<io.urldedup.operators.UrlRecord>("--output", c.output, r -> r.value), null, c.perShardSpec(),
-        c.decodeConfig(), c.cachePages(), false).out().setParallelism(1);
+    DedupPipeline.build(source, new LineSink<io.urldedup.operators.UrlRecord>("--output", c.output, r -> r.value), null, c.pipeline()).out().setParallelism(1);
     JobClient client = env.executeAsync("checkpointed");
     String chk;
     try {

@@ -6,7 +6,6 @@ import io.urldedup.job.JobEnvironment;
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.job.LineFileSource;
 import io.urldedup.operators.DecodeFunction;
-import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
 import java.io.IOException;
@@ -130,7 +129,7 @@ public final class JobBench {
       // the sink is chained to the keyed operator (a writer per subtask): a sink of parallelism 1
       // behind P keyed subtasks would add a network hop that parallelism 1 does not have
       case IDENTITY -> decode(source, config, hashOnly)
-          .keyBy(new ShardKey(), Types.INT)
+          .keyBy(new DedupPipeline.ShardKey(), Types.INT)
           .sinkTo(sink).uid("truth").name("truth");
       case EXACT -> decode(source, config, hashOnly)
           .keyBy(new UrlKey(), Types.STRING)
@@ -139,16 +138,10 @@ public final class JobBench {
       case STABLE, SCALABLE -> {
         if (hashOnly) {
           // DedupPipeline's graph with the hash-only decode in front
-          decode(source, config, true)
-              .keyBy(new ShardKey(), Types.INT)
-              .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(config.perShardSpec(),
-                  config.decodeConfig().urlMapping(), config.cachePages(), config.allowCanonicalizationChange, null,
-                  config.dedupSettings()))
-              .uid(DedupPipeline.UID_DEDUP)
+          DedupPipeline.dedup(decode(source, config, true), config.pipeline())
               .sinkTo(sink).uid("truth").name("truth");
         } else {
-          DedupPipeline.build(source, sink, null, config.perShardSpec(), config.decodeConfig(),
-              config.cachePages(), config.allowCanonicalizationChange, null, false, config.dedupSettings());
+          DedupPipeline.build(source, sink, null, config.pipeline());
         }
       }
       default -> throw new AssertionError(job);
@@ -417,13 +410,6 @@ public final class JobBench {
 
   private static Duration parseDuration(String s) {
     return org.apache.flink.util.TimeUtils.parseDuration(s);
-  }
-
-  static final class ShardKey implements KeySelector<UrlRecord, Integer> {
-    @Override
-    public Integer getKey(UrlRecord r) {
-      return r.shard;
-    }
   }
 
   static final class UrlKey implements KeySelector<UrlRecord, String> {

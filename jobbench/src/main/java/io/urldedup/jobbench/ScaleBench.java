@@ -196,8 +196,7 @@ public final class ScaleBench {
     env.setParallelism(parallelism);
     DataStream<RawRecord> source = env.fromSource(generator, WatermarkStrategy.noWatermarks(), sourceUid)
         .uid(sourceUid).setParallelism(parallelism);
-    DedupPipeline.build(source, sink, null, config.perShardSpec(), config.decodeConfig(),
-        config.cachePages(), config.allowCanonicalizationChange, null, false, config.dedupSettings());
+    DedupPipeline.build(source, sink, null, config.pipeline());
     StreamGraph g = env.getStreamGraph();
     g.setJobName("scalebench-" + sourceUid);
     return g;

@@ -6,9 +6,12 @@ import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.DedupSettings;
 import io.urldedup.operators.GenerationTime;
+import io.urldedup.operators.JsonTimestampAssigner;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterSpec;
+import java.time.Duration;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -58,7 +61,23 @@ public final class DedupPipeline {
    * @param dedup   how the dedup operator writes its shards at checkpoints ({@code --materialize-every})
    */
   public record Settings(FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
-      GenerationTime time, boolean eventTimeFromJson, DedupSettings dedup) {}
+      GenerationTime time, boolean eventTimeFromJson, DedupSettings dedup) {
+
+    /**
+     * The source's watermarks, the one place they are chosen: event-time aged filters get a
+     * bounded-out-of-orderness watermark over the record time (the JSON field {@code ts} in
+     * embedded mode, the Kafka record timestamp in Kafka mode) for their generation timers; every
+     * other job none.
+     */
+    public WatermarkStrategy<RawRecord> watermarks() {
+      if (time == null || !time.event()) {
+        return WatermarkStrategy.noWatermarks();
+      }
+      Duration maxOutOfOrderness = Duration.ofMillis(time.maxOutOfOrdernessMillis());
+      return eventTimeFromJson ? JsonTimestampAssigner.watermarks(maxOutOfOrderness)
+          : WatermarkStrategy.forBoundedOutOfOrderness(maxOutOfOrderness);
+    }
+  }
 
   /** @param dlqSink null: dead letters are only counted (the decoder's accumulators) */
   public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,

@@ -2,7 +2,6 @@ package io.urldedup.job;
 
 import io.urldedup.operators.DeadLetter;
 import io.urldedup.operators.DedupOperator;
-import io.urldedup.operators.JsonTimestampAssigner;
 import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
@@ -357,24 +356,13 @@ public final class UrlDedupJob {
             + " (metric urldedup.invalid) but not kept");
       }
       DataStream<RawRecord> source = env
-          .fromSource(KafkaIO.source(c), watermarks(c), "kafka source")
+          .fromSource(KafkaIO.source(c), c.pipeline().watermarks(), "kafka source")
           .uid(DedupPipeline.UID_SOURCE);
       DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.pipeline());
       env.execute(c.jobName);
       return 0;
     }
     return embedded(c, env, state, cluster, err);
-  }
-
-  /**
-   * Event-time aged filters: the Kafka record timestamp (the source assigns it) with a
-   * bounded-out-of-orderness watermark for their generation timers; otherwise none.
-   */
-  static WatermarkStrategy<RawRecord> watermarks(JobConfig c) {
-    io.urldedup.operators.GenerationTime t = c.generationTime();
-    return t != null && t.event()
-        ? WatermarkStrategy.forBoundedOutOfOrderness(java.time.Duration.ofMillis(t.maxOutOfOrdernessMillis()))
-        : WatermarkStrategy.noWatermarks();
   }
 
   /** @param state null unless {@code --state} was given */
@@ -398,9 +386,7 @@ public final class UrlDedupJob {
     String sourceName = stdin ? "stdin" : "file source";
     // aged, --time event: the JSON field ts is the event time (bad or missing: dead letter bad_timestamp)
     DedupPipeline.Settings settings = c.pipeline();
-    WatermarkStrategy<RawRecord> watermarks = settings.eventTimeFromJson()
-        ? JsonTimestampAssigner.watermarks(java.time.Duration.ofMillis(c.generationTime().maxOutOfOrdernessMillis()))
-        : WatermarkStrategy.noWatermarks();
+    WatermarkStrategy<RawRecord> watermarks = settings.watermarks();
     DataStream<RawRecord> source = (state == null
         ? env.fromSource(file, watermarks, sourceName)
         : env.fromSource(state.hold(file), watermarks, sourceName, file.getProducedType()))

@@ -85,7 +85,7 @@ class AgedWindowKafkaTest {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(config.parallelism);
     DataStream<RawRecord> source = env
-        .fromSource(KafkaIO.source(config), UrlDedupJob.watermarks(config), "kafka source")
+        .fromSource(KafkaIO.source(config), config.pipeline().watermarks(), "kafka source")
         .uid(DedupPipeline.UID_SOURCE);
     DedupPipeline.build(source, KafkaIO.outputSink(config), null, config.pipeline());
     JobClient job = env.executeAsync("aged-window-" + backend);

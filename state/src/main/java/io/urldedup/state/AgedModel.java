@@ -121,9 +121,10 @@ public final class AgedModel {
 
   /**
    * P(some k consecutive successes) in independent trials with success probabilities p[0..]:
-   * a chain over the current run length, absorbing at k ({@code v} is scratch of length k).
+   * a chain over the current run length, absorbing at k ({@code v} is scratch of length k). The
+   * model's expectation and {@code inspect}'s reading of a row's bits both use it.
    */
-  static double runProbability(double[] p, int k, double[] v) {
+  public static double runProbability(double[] p, int k, double[] v) {
     Arrays.fill(v, 0);
     v[0] = 1;
     double hit = 0;

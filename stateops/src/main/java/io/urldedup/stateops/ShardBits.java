@@ -1,6 +1,7 @@
 package io.urldedup.stateops;
 
 import io.urldedup.state.AgedMath;
+import io.urldedup.state.AgedModel;
 import io.urldedup.state.BlockedBloomFilter;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterMath;
@@ -219,7 +220,7 @@ final class ShardBits {
           var[i] += m * (Math.expm1(j / m) - j / m);
         }
       }
-      fprSum[0] += runOfK();
+      fprSum[0] += AgedModel.runProbability(p, agedK, runProb);
     }
   }
 
@@ -254,7 +255,7 @@ final class ShardBits {
           var[i] += m * (Math.expm1(j / m) - j / m);
         }
       }
-      fprSum[0] += runOfK();
+      fprSum[0] += AgedModel.runProbability(p, agedK, runProb);
     }
   }
 
@@ -287,40 +288,6 @@ final class ShardBits {
     double var = m * (m - 1) * Math.exp(t * Math.log1p(-2 / m)) + m * qt - m * m * qt * qt;
     double empty = m * qt;
     return j - Math.max(0, var) / (2 * empty * empty * k * -lnQ);
-  }
-
-  /**
-   * P(some k consecutive positions of 0..R-1 all match), matches independent with probability
-   * p[i]: the distribution of the current run length (below k) is carried along the positions.
-   */
-  private double runOfK() {
-    java.util.Arrays.fill(runProb, 0);
-    runProb[0] = 1;
-    double hit = 0;
-    for (int i = 0; i < ring; i++) {
-      double pi = p[i];
-      if (pi == 0) {
-        double alive = 0;
-        for (int j = 0; j < agedK; j++) {
-          alive += runProb[j];
-          runProb[j] = 0;
-        }
-        runProb[0] = alive;
-        continue;
-      }
-      double reset = 0;
-      for (int j = agedK - 1; j >= 0; j--) {
-        double q = runProb[j];
-        reset += q * (1 - pi);
-        if (j + 1 == agedK) {
-          hit += q * pi;
-        } else {
-          runProb[j + 1] = q * pi;
-        }
-      }
-      runProb[0] = reset;
-    }
-    return hit;
   }
 
   /** Columns recycled between the page's stamp and generation g (as {@code AgedBloomFilter} clears them lazily). */

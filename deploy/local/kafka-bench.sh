@@ -29,11 +29,16 @@
 #
 #   deploy/local/kafka-bench.sh [--records N] [--rounds R] [--jobs raw,identity,exact,scalable,stable]
 #       [--interval 10s] [--kafka-properties FILE] [--taskmanagers N --brokers B] [--jfr]
-#       [--job-args "..."] [--before-jar JAR]
+#       [--job-args "..."] [--before-jar JAR] [--latency RATE [--latency-seconds S]]
 #
 # --rounds R: every job R times (interleaved, so load drifts hit all alike); the table gives the
 # median of each column. --jfr: the TaskManager records a JFR profile (settings=profile) for the
 # whole run, written to $WORK/taskmanager.jfr at the end (jfr print --events jdk.ExecutionSample).
+# --latency RATE: after the rounds, each Flink job of --jobs once more on a fresh, empty input topic
+# while SoakDriver (samples) produces RATE records/s for --latency-seconds S (default 60) and reads
+# the output read_committed: p50/p99/p99.9/max of Kafka timestamp to visibility, over the records
+# produced after the first quarter. Exactly-once output becomes visible when the checkpoint after
+# a record commits its transaction: expect p50 near half the checkpoint interval, p99 near all of it.
 # JOB_JAR=...: the urldedup job jar to run (another build's, for before/after comparisons).
 # Bounded: KAFKA_BENCH_DEADLINE seconds (default 2400) for everything; each job run at most
 # KAFKA_BENCH_RUN_SECS (default 300). Ends only the processes it started.
@@ -50,6 +55,8 @@ KPROPS=""
 JFR=0
 JOB_ARGS=""
 BEFORE_JAR=""
+LAT_RATE=0
+LAT_SECS=60
 UP_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -62,6 +69,8 @@ while [ $# -gt 0 ]; do
     --jfr) JFR=1 ;;
     --job-args) JOB_ARGS="$2"; shift ;;
     --before-jar) BEFORE_JAR="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift ;;
+    --latency) LAT_RATE="$2"; shift ;;
+    --latency-seconds) LAT_SECS="$2"; shift ;;
     -h|--help) header_usage "$0"; exit 0 ;;
     *) echo "kafka-bench.sh: unknown flag '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -69,6 +78,9 @@ while [ $# -gt 0 ]; do
 done
 [[ "$RECORDS" =~ ^[1-9][0-9]*$ ]] || { echo "kafka-bench.sh: --records: accepted an integer >= 1, got '$RECORDS'" >&2; exit 2; }
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "kafka-bench.sh: --rounds: accepted an integer >= 1, got '$ROUNDS'" >&2; exit 2; }
+[[ "$LAT_RATE" =~ ^[0-9]+$ ]] || { echo "kafka-bench.sh: --latency: accepted records/s, an integer >= 0 (0: no latency pass), got '$LAT_RATE'" >&2; exit 2; }
+[[ "$LAT_SECS" =~ ^[1-9][0-9]*$ ]] || { echo "kafka-bench.sh: --latency-seconds: accepted an integer >= 1, got '$LAT_SECS'" >&2; exit 2; }
+[[ "$INTERVAL" =~ ^[1-9][0-9]*s$ ]] || { echo "kafka-bench.sh: --interval: accepted whole seconds, e.g. 10s, got '$INTERVAL'" >&2; exit 2; }
 for j in ${JOBS//,/ }; do
   case "$j" in raw|identity|exact|scalable|stable|identity-before|exact-before) ;;
     scalable-before|stable-before)
@@ -161,18 +173,19 @@ run_raw() {
        printf "raw\t%s\t%.0f\t%.0f\t%.2f\t-\t-\t%.2f\t-\t-\n", r, $10, $6, bt / $5, ct / $5 }' >>"$RESULTS"
 }
 
-# run_flink JOB ROUND: submit, poll until all N are read, one more checkpoint, cancel.
-run_flink() {
-  local job="${1%-before}" round="$2" tag="$1-r$2" id out topic args=() jar="$JOB_JAR" props="$KPROPS"
+# bench_submit JOB TAG INPUT OUTPUT: submits one of the bench's Flink jobs (J-before: the earlier
+# jar, or the Kafka client's own defaults for the peers) reading INPUT from the earliest offset into
+# a fresh OUTPUT topic; sets JOB_ID, or records a failure and returns 1.
+bench_submit() {
+  local job="${1%-before}" tag="$2" input="$3" topic="$4" id out args=() jar="$JOB_JAR" props="$KPROPS"
   if [ "$1" != "$job" ]; then
     case "$job" in
       identity|exact) props="$DATA/kafka-client-defaults.properties" ;;
       *) jar="$BEFORE_JAR" ;;
     esac
   fi
-  topic="kafka-bench.out.$tag"
-  create_topic "$topic" 4 || { fail "cannot create $topic"; return 0; }
-  args=(--bootstrap-servers "$BOOTSTRAP" --input-topic "$INPUT_TOPIC" --output-topic "$topic"
+  create_topic "$topic" 4 || { fail "cannot create $topic"; return 1; }
+  args=(--bootstrap-servers "$BOOTSTRAP" --input-topic "$input" --output-topic "$topic"
     --dlq-topic "$DLQ_TOPIC" --group-id "kbench-$tag-$$" --transactional-id-prefix "kbench-$tag-$$"
     --checkpoint-dir "file://$WORK/flink/checkpoints" --state-backend rocksdb
     --checkpoint-interval "$INTERVAL" --starting-offsets earliest --parallelism "$SLOTS")
@@ -182,14 +195,34 @@ run_flink() {
   case "$job" in
     identity|exact)
       out="$(flink_cli run -d -c io.urldedup.jobbench.KafkaPeerJob -C "file://$JOBBENCH_JAR" "$jar" \
-        --peer "$job" "${args[@]}" 2>&1)" || { echo "$out" >&2; fail "$tag: submission failed"; return 0; } ;;
+        --peer "$job" "${args[@]}" 2>&1)" || { echo "$out" >&2; fail "$tag: submission failed"; return 1; } ;;
     *)
       out="$(flink_cli run -d "$jar" run --filter "$job" "${args[@]}" 2>&1)" \
-        || { echo "$out" >&2; fail "$tag: submission failed"; return 0; } ;;
+        || { echo "$out" >&2; fail "$tag: submission failed"; return 1; } ;;
   esac
   id="$(echo "$out" | grep -oE 'JobID [0-9a-f]{32}' | awk '{print $2}' | tail -n1)"
-  [ -n "$id" ] || { echo "$out" >&2; fail "$tag: no job id"; return 0; }
+  [ -n "$id" ] || { echo "$out" >&2; fail "$tag: no job id"; return 1; }
   JOB_ID="$id"
+}
+
+# bench_cancel ID TOPIC...: cancels the job, waits until it is CANCELED, deletes the topics (disk)
+bench_cancel() {
+  local id="$1" i t; shift
+  curl -fsS --max-time 5 -X PATCH "$(flink_rest)/jobs/$id?mode=cancel" >/dev/null 2>&1 || true
+  for i in $(seq 1 100); do [ "$(job_state "$id" 2>/dev/null)" = CANCELED ] && break; sleep 0.3; done
+  JOB_ID=""
+  for t in "$@"; do
+    kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete --topic "$t" \
+      >/dev/null 2>&1 || true
+  done
+}
+
+# run_flink JOB ROUND: submit, poll until all N are read, one more checkpoint, cancel.
+run_flink() {
+  local round="$2" tag="$1-r$2" id topic
+  topic="kafka-bench.out.$tag"
+  bench_submit "$1" "$tag" "$INPUT_TOPIC" "$topic" || return 0
+  id="$JOB_ID"
   local samples="$DATA/samples-$tag.tsv" deadline=$(( $(date +%s) + RUN_SECS )) c=0 bpid tpids jpid polls=0
   bpid="$(pids_of "${BROKERS[@]}")"; tpids="$(pids_of "${TASKMANAGERS[@]}")"; jpid="$(pid_of jobmanager)"
   : >"$samples"
@@ -210,9 +243,7 @@ run_flink() {
   wait_ckpt_after "$id" "$ck" 120 || true
   local cks; cks="$(rest_get "/jobs/$id/checkpoints" 2>/dev/null \
     | jq -r '"\(.counts.completed)\t\(.latest.completed.checkpointed_size // 0)\t\(.latest.completed.state_size // 0)"' 2>/dev/null || printf -- '-\t-\t-')"
-  curl -fsS --max-time 5 -X PATCH "$(flink_rest)/jobs/$id?mode=cancel" >/dev/null 2>&1 || true
-  local i; for i in $(seq 1 100); do [ "$(job_state "$id" 2>/dev/null)" = CANCELED ] && break; sleep 0.3; done
-  JOB_ID=""
+  bench_cancel "$id" "$topic"
   awk -F'\t' -v n="$RECORDS" -v job="$1" -v r="$round" -v us="$TICK_US" -v cks="$cks" '
     function at(x, col,   i) {   # column col interpolated at the first crossing of count x
       for (i = 2; i <= k; i++) if (cnt[i] >= x) {
@@ -228,9 +259,30 @@ run_flink() {
       printf "%s\t%s\t%.0f\t%.0f\t%.2f\t%.2f\t%.2f\t-\t%s\t%s\n", job, r, m / secs, n / ((last - first) / 1000),
         (at(hi, 3) - at(lo, 3)) * us / m, (at(hi, 4) - at(lo, 4)) * us / m, (at(hi, 5) - at(lo, 5)) * us / m,
         ck[1], ck[2] }' "$samples" >>"$RESULTS"
-  # the output topic is not needed any more (disk)
-  kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete --topic "$topic" \
-    >/dev/null 2>&1 || true
+}
+
+# run_latency JOB: end-to-end latency at a fixed rate. A fresh, empty input topic; the job started
+# on it and running; then SoakDriver (samples) produces --latency records/s of crawl lines for
+# --latency-seconds and reads the output topic read_committed: per output record, the time it
+# became visible minus its Kafka timestamp (the producer's create time, which every sink here
+# passes through). Percentiles over the records produced after the first quarter (warm-up).
+run_latency() {
+  local tag="$1-lat" in="kafka-bench.lat.in.$1" topic="kafka-bench.lat.out.$1" id line
+  create_topic "$in" 4 || { fail "$tag: cannot create $in"; return 0; }
+  bench_submit "$1" "$tag" "$in" "$topic" || return 0
+  id="$JOB_ID"
+  wait_job_running "$id" 120 || { bench_cancel "$id" "$in" "$topic"; return 0; }
+  java -Xmx512m -cp "$REL_REPO/samples/target/classes:$REL_REPO/state/target/classes:$(kafka_cp)" \
+    io.urldedup.samples.SoakDriver --bootstrap-servers "$BOOTSTRAP" --input-topic "$in" --output-topic "$topic" \
+    --rate "$LAT_RATE" --seconds "$LAT_SECS" --warmup-s $(( LAT_SECS / 4 )) --window-s 10 \
+    --drain-s $(( ${INTERVAL%s} + 30 )) --csv "$DATA/latency-$1.csv" >"$DATA/latency-$1.out" 2>"$DATA/latency-$1.err" \
+    || fail "$tag: SoakDriver failed (see $DATA/latency-$1.err)"
+  line="$(grep '^soak-driver:' "$DATA/latency-$1.out" | tail -n1)"
+  bench_cancel "$id" "$in" "$topic"
+  [ -n "$line" ] || { fail "$tag: no SoakDriver summary"; return 0; }
+  echo "$line" | tr ' ' '\n' | awk -F= -v j="$1" '{ v[$1] = $2 }
+    END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j, v["produced"], v["consumed"], v["lat_p50_ms"], v["lat_p99_ms"],
+      v["lat_p999_ms"], v["lat_max_ms"] }' >>"$LATENCY"
 }
 
 printf 'job\tround\trecords/s\tfirst-last/s\tbroker us/rec\tTM us/rec\tJM us/rec\tconsumer us/rec\tcheckpoints\tlast ckpt bytes\n' >"$RESULTS"
@@ -241,6 +293,17 @@ for (( round = 1; round <= ROUNDS; round++ )); do
     tail -n1 "$RESULTS" | sed "s/^/$REL_NAME: /" >&2
   done
 done
+
+LATENCY="$WORK/latency.tsv"
+printf 'job\tproduced\tconsumed\tp50 ms\tp99 ms\tp99.9 ms\tmax ms\n' >"$LATENCY"
+if [ "$LAT_RATE" -gt 0 ]; then
+  for job in ${JOBS//,/ }; do
+    [ "$job" = raw ] && continue
+    step "latency: $job at $LAT_RATE records/s for $LAT_SECS s (load $(load_now))"
+    run_latency "$job"
+    tail -n1 "$LATENCY" | sed "s/^/$REL_NAME: /" >&2
+  done
+fi
 
 step "report"
 LOAD_END="$(load_now)"
@@ -271,4 +334,13 @@ LOAD_END="$(load_now)"
         if (n[id] && j != id) line = line sprintf(", %.2f x %s", m / (s[id] / n[id]), id)
         print "- " line } }' "$RESULTS"
   echo "(ratios of mean records/s; per-run rows: $RESULTS)"
+  if [ "$LAT_RATE" -gt 0 ]; then
+    echo
+    echo "End-to-end latency at $LAT_RATE records/s for $LAT_SECS s (Kafka timestamp to read_committed visibility," \
+      "records produced after the first $(( LAT_SECS / 4 )) s; checkpoint interval $INTERVAL):"
+    echo
+    echo "| job | produced | output records | p50 | p99 | p99.9 | max |"
+    echo "|---|---:|---:|---:|---:|---:|---:|"
+    awk -F'\t' 'NR > 1 { printf "| %s | %s | %s | %s ms | %s ms | %s ms | %s ms |\n", $1, $2, $3, $4, $5, $6, $7 }' "$LATENCY"
+  fi
 } | tee "$WORK/report.md"

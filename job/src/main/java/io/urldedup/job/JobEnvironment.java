@@ -5,6 +5,9 @@ import java.util.Locale;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
@@ -17,6 +20,8 @@ import org.apache.flink.state.rocksdb.RocksDBOptions;
  * operators).
  */
 public final class JobEnvironment {
+
+  private static final String LOOPBACK = "127.0.0.1";
 
   private JobEnvironment() {}
 
@@ -55,5 +60,17 @@ public final class JobEnvironment {
   /** A plain path becomes a file URI; URIs (file://, s3://, hdfs://) pass through. */
   static String uri(String dir) {
     return dir.contains("://") ? dir : Path.of(dir).toAbsolutePath().toUri().toString();
+  }
+
+  /**
+   * Binds a mini-cluster's REST endpoint, blob server and TaskManager to loopback: Flink's
+   * defaults listen on every interface. Used by the embedded mode and by the benchmarks.
+   */
+  public static void onLoopback(Configuration conf) {
+    conf.set(RestOptions.BIND_ADDRESS, LOOPBACK);
+    conf.set(RestOptions.ADDRESS, LOOPBACK);
+    conf.set(JobManagerOptions.BIND_HOST, LOOPBACK); // the blob server's
+    conf.set(TaskManagerOptions.BIND_HOST, LOOPBACK);
+    conf.set(TaskManagerOptions.HOST, LOOPBACK);
   }
 }

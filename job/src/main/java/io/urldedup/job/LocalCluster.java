@@ -17,9 +17,6 @@ import org.apache.flink.configuration.BlobServerOptions;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.JobManagerOptions;
-import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -60,7 +57,6 @@ final class LocalCluster implements AutoCloseable {
   /** How long {@link #close} waits for a MiniCluster to shut down before removing its files anyway. */
   private static final long CLOSE_SECONDS = 30;
 
-  private static final String LOOPBACK = "127.0.0.1";
 
   private final Path dir;
   private final List<MiniCluster> clusters = new CopyOnWriteArrayList<>();
@@ -80,6 +76,7 @@ final class LocalCluster implements AutoCloseable {
     return c;
   }
 
+
   /**
    * The environment the job runs in: a MiniCluster of this process bound to loopback, unless a
    * context (a test's MiniCluster, {@code flink run}) provides one. Adds the checkpoint storage for
@@ -98,11 +95,7 @@ final class LocalCluster implements AutoCloseable {
     if (!here) {
       return StreamExecutionEnvironment.getExecutionEnvironment(conf);
     }
-    conf.set(RestOptions.BIND_ADDRESS, LOOPBACK);
-    conf.set(RestOptions.ADDRESS, LOOPBACK);
-    conf.set(JobManagerOptions.BIND_HOST, LOOPBACK); // the blob server's
-    conf.set(TaskManagerOptions.BIND_HOST, LOOPBACK);
-    conf.set(TaskManagerOptions.HOST, LOOPBACK);
+    JobEnvironment.onLoopback(conf);
     conf.set(BlobServerOptions.OFFLOAD_MINSIZE, Integer.MAX_VALUE);
     conf.set(CoreOptions.TMP_DIRS, dir.resolve("tmp").toString());
     conf.set(WebOptions.TMP_DIR, dir.resolve("web").toString());

@@ -21,7 +21,8 @@ import org.apache.flink.state.rocksdb.RocksDBOptions;
  * The configuration of a benchmark's mini-cluster: the job's own (object reuse, RocksDB options:
  * the defaults a user gets), then exactly-once checkpoints into {@code work/checkpoints}, retained
  * on cancel (their size on disk is reported, and the scale benchmark restores from them), RocksDB's
- * files under {@code work/rocksdb}, no restarts, and every checkpoint's statistics kept.
+ * files under {@code work/rocksdb}, no restarts, every checkpoint's statistics kept, and every
+ * port on loopback.
  */
 final class BenchCluster {
 
@@ -44,6 +45,7 @@ final class BenchCluster {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(managed));
     conf.set(RestOptions.BIND_PORT, "0");
+    JobEnvironment.onLoopback(conf);
     conf.setString("web.checkpoints.history", "10000");
     return conf;
   }

@@ -31,9 +31,10 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The URL front end per URL, on {@value #N} generated links (CrawlStreamGenerator, seed 1, text):
- * {@code clean} = already-canonical links ({@code --variants 0}), {@code messy} =
- * {@code --messy --variants 0.5} (IDN and IP hosts, ports, userinfo, case, dots, escapes, '//',
- * parameter order, empty parameters, fragments, whitespace). Benchmarks, per URL:
+ * {@code clean} = already-canonical links ({@code --variants 0}), {@code messy} = {@code --messy
+ * --variants 0.5} (IDN and IP hosts, ports, userinfo, case, dots, escapes, '//', parameter order,
+ * empty parameters, fragments, whitespace). Benchmarks, per URL:
+ *
  * <ul>
  *   <li>{@code decode}: {@link RecordDecoder#decode} bytes to {@link UrlRecord} (canonical URL,
  *       XXH3-128 hash, shard, host key): the job's decode step;
@@ -44,6 +45,7 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code javaNetUri}: {@code new URI(s).normalize().toASCIIString()} (baseline: no IDNA, no
  *       hash or key; throws on some messy links, counted as done).
  * </ul>
+ *
  * Run: {@code java -jar bench/target/benchmarks.jar DecodeBenchmark -prof gc}.
  */
 @State(Scope.Thread)
@@ -51,7 +53,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgs = {"-Xms1g", "-Xmx1g"})
 public class DecodeBenchmark {
 
   static final int N = 4096;
@@ -67,13 +71,17 @@ public class DecodeBenchmark {
   private final CanonicalUrl canonical = new CanonicalUrl();
   private final UrlHasher hasher = new UrlHasher(42);
   private final long[] hash = new long[2];
-  private final BasicURLNormalizer normalizer = BasicURLNormalizer.newBuilder()
-      .idnNormalization(BasicURLNormalizer.IdnNormalization.PUNYCODE).build();
+  private final BasicURLNormalizer normalizer =
+      BasicURLNormalizer.newBuilder()
+          .idnNormalization(BasicURLNormalizer.IdnNormalization.PUNYCODE)
+          .build();
+
   @Setup
   public void setUp() throws Exception {
-    String[] flags = corpus.equals("clean")
-        ? new String[] {"--lines", Integer.toString(N), "--variants", "0"}
-        : new String[] {"--lines", Integer.toString(N), "--messy", "--variants", "0.5"};
+    String[] flags =
+        corpus.equals("clean")
+            ? new String[] {"--lines", Integer.toString(N), "--variants", "0"}
+            : new String[] {"--lines", Integer.toString(N), "--messy", "--variants", "0.5"};
     CrawlStreamGenerator g = new CrawlStreamGenerator(CrawlStreamGenerator.parse(flags));
     records = new RawRecord[N];
     bytes = new byte[N][];

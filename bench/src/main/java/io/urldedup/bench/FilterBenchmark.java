@@ -42,19 +42,20 @@ import org.openjdk.jmh.annotations.State;
  * </ul>
  *
  * Kinds:
+ *
  * <ul>
  *   <li>blocked: {@link BlockedBloomFilter} at 1% (k and bits/URL from the blocked model);
  *   <li>stable: d = 3 stable filter at 1% stable FPR;
- *   <li>aged: 1% aged filter, count window, default generations and row size (layout 2: k = 7,
- *       l = 50, rows of 4 cache lines, 35-bit segments), sized to the bytes; at 1 MiB filled for
- *       k + l generations (every slice at its design load);
+ *   <li>aged: 1% aged filter, count window, default generations and row size (layout 2: k = 7, l =
+ *       50, rows of 4 cache lines, 35-bit segments), sized to the bytes; at 1 MiB filled for k + l
+ *       generations (every slice at its design load);
  *   <li>aged1: the same with layout 1 (a 64-bit word per slice, page stamps: state written before
  *       layout 2), sized by the same rule for 64-bit segments;
- *   <li>scalable: 1% scalable filter with 4 slices (1 + 2 + 4 + 8 first-slice capacities ~ the size),
- *       slices 0-2 filled, so an operation tests 4 slices;
- *   <li>guava: Guava's {@code BloomFilter} over the URL bytes ({@link PooledUrl}'s funnel, the bytes
- *       that {@code Funnels.byteArrayFunnel()} would hash, without a copy) with the same bits per
- *       URL as blocked; the operation is {@code put}, whose result (bits changed) is Guava's
+ *   <li>scalable: 1% scalable filter with 4 slices (1 + 2 + 4 + 8 first-slice capacities ~ the
+ *       size), slices 0-2 filled, so an operation tests 4 slices;
+ *   <li>guava: Guava's {@code BloomFilter} over the URL bytes ({@link PooledUrl}'s funnel, the
+ *       bytes that {@code Funnels.byteArrayFunnel()} would hash, without a copy) with the same bits
+ *       per URL as blocked; the operation is {@code put}, whose result (bits changed) is Guava's
  *       test-and-add in one pass (cheaper than mightContain + put). Guava has no batch API: its
  *       batch benchmark is {@value #BATCH} single puts;
  *   <li>onemiss: hash + one random 8-byte read in an array of the same size: the one-DRAM-miss
@@ -67,18 +68,21 @@ import org.openjdk.jmh.annotations.State;
  * so the filter really is out of cache (2^18 URLs touch at most 16 MiB of lines, L3-sized). The
  * pool is ~390 MB of URL bytes, read sequentially, which the hardware prefetcher streams.
  *
- * <p>At 1 MiB each filter is first filled to its design load and its FPR is measured over 10^6 other
- * URLs and printed (FPR does not depend on the size at equal bits per URL).
+ * <p>At 1 MiB each filter is first filled to its design load and its FPR is measured over 10^6
+ * other URLs and printed (FPR does not depend on the size at equal bits per URL).
  *
- * <p>Out of cache a random read costs about twice as much with 4 KiB pages as with 2 MiB pages
- * (TLB misses); transparent huge pages are 'madvise' on most distributions, so the JVM must ask:
- * {@code java -jar bench/target/benchmarks.jar FilterBenchmark -jvmArgsAppend -XX:+UseTransparentHugePages}.
- * The heap size is in the fork's {@code jvmArgs}, so {@code -jvmArgsAppend} does not replace it.
+ * <p>Out of cache a random read costs about twice as much with 4 KiB pages as with 2 MiB pages (TLB
+ * misses); transparent huge pages are 'madvise' on most distributions, so the JVM must ask: {@code
+ * java -jar bench/target/benchmarks.jar FilterBenchmark -jvmArgsAppend
+ * -XX:+UseTransparentHugePages}. The heap size is in the fork's {@code jvmArgs}, so {@code
+ * -jvmArgsAppend} does not replace it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgs = {"-Xms3g", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgs = {"-Xms3g", "-Xmx3g"})
 public class FilterBenchmark {
 
   static final double EPS = 0.01;
@@ -91,11 +95,11 @@ public class FilterBenchmark {
   public int sizeMiB;
 
   /**
-   * repeat: the setup inserts the whole pool once, so every measured operation is a repeat (for
-   * the stable filter at 1 MiB, where the pool exceeds its retention, a mix); new: no pre-insert,
-   * and every pass over the pool is salted, so every operation is a first occurrence. Without
-   * this the mix differed by kind (a slow kind spent its whole run in the first pass, inserting,
-   * a fast one in later passes, reading). new at 1 MiB overfills the fixed-size filters.
+   * repeat: the setup inserts the whole pool once, so every measured operation is a repeat (for the
+   * stable filter at 1 MiB, where the pool exceeds its retention, a mix); new: no pre-insert, and
+   * every pass over the pool is salted, so every operation is a first occurrence. Without this the
+   * mix differed by kind (a slow kind spent its whole run in the first pass, inserting, a fast one
+   * in later passes, reading). new at 1 MiB overfills the fixed-size filters.
    */
   @Param({"repeat"})
   public String mix = "repeat";
@@ -157,13 +161,18 @@ public class FilterBenchmark {
       }
       case "aged", "aged1" -> {
         // count window sized to fill the bytes: rows = pages x rows per page, g = rows x lambda
-        AgedMath.Sizing sz = kind.equals("aged") ? AgedMath.sizing(EPS, 0, AgedMath.DEFAULT_SLACK)
-            : AgedMath.sizing(EPS, 0, AgedMath.DEFAULT_SLACK, 0);
-        AgedMath.Geometry shape = AgedMath.geometry(EPS, 0, AgedMath.DEFAULT_SLACK, 1000, sz.rowLines());
+        AgedMath.Sizing sz =
+            kind.equals("aged")
+                ? AgedMath.sizing(EPS, 0, AgedMath.DEFAULT_SLACK)
+                : AgedMath.sizing(EPS, 0, AgedMath.DEFAULT_SLACK, 0);
+        AgedMath.Geometry shape =
+            AgedMath.geometry(EPS, 0, AgedMath.DEFAULT_SLACK, 1000, sz.rowLines());
         long rows = bytes / PageStore.PAGE_BYTES * shape.rowsPerPage();
         long g = (long) (rows * sz.lambda());
-        AgedMath.Geometry geometry = sz.rowLines() == 0 ? new AgedMath.Geometry(sz.k(), sz.l(), rows, g)
-            : AgedMath.Geometry.lineRows(sz.rowLines(), sz.k(), sz.l(), rows, g);
+        AgedMath.Geometry geometry =
+            sz.rowLines() == 0
+                ? new AgedMath.Geometry(sz.k(), sz.l(), rows, g)
+                : AgedMath.Geometry.lineRows(sz.rowLines(), sz.k(), sz.l(), rows, g);
         filter = AgedBloomFilter.open(geometry, new AgedClock(), false, store);
         touch(store, geometry.pages(), 0);
         if (sizeMiB == 1) {
@@ -174,12 +183,14 @@ public class FilterBenchmark {
         }
       }
       case "scalable" -> {
-        // 4 slices of about bytes/15, 2 bytes/15, 4 bytes/15, 8 bytes/15 (tighter slices need more bits)
+        // 4 slices of about bytes/15, 2 bytes/15, 4 bytes/15, 8 bytes/15 (tighter slices need more
+        // bits)
         double bits = FilterMath.blockedSizing(EPS * 0.5 * 0.0625).bitsPerElement();
         long n0 = Math.max(1, (long) (bytes * 8 / bits / 15));
         FilterSpec spec = FilterSpec.scalable(EPS, n0, 2, 0.5, 4 * bytes);
         filter = Filters.open(spec.newHeader(hasher.seedFingerprint()), store);
-        // 7 n0 + 1 inserts fill slices 0-2 and open slice 3 (an op then tests 4 slices, one line each);
+        // 7 n0 + 1 inserts fill slices 0-2 and open slice 3 (an op then tests 4 slices, one line
+        // each);
         // filling slice 3 too would double the setup without changing the cost of an operation
         for (long i = 0; i < 7 * n0 + 1; i++) {
           filter.add(mix(i), mix(~i));
@@ -211,22 +222,35 @@ public class FilterBenchmark {
     }
     // at design load, before the pool is inserted
     if (sizeMiB == 1 && !kind.equals("onemiss")) {
-      System.out.printf(Locale.ROOT, "%nFPR %s @ %d MiB: measured %.5f over 10^6 non-member URLs%s (mean URL %.1f bytes)%n",
-          kind, sizeMiB, measureFpr(), filter != null ? String.format(Locale.ROOT, ", model %.5f", filter.estimatedFpr())
-              : "", pool.meanLength());
+      System.out.printf(
+          Locale.ROOT,
+          "%nFPR %s @ %d MiB: measured %.5f over 10^6 non-member URLs%s (mean URL %.1f bytes)%n",
+          kind,
+          sizeMiB,
+          measureFpr(),
+          filter != null ? String.format(Locale.ROOT, ", model %.5f", filter.estimatedFpr()) : "",
+          pool.meanLength());
     }
-    salted = switch (mix) {
-      case "repeat" -> false;
-      case "new" -> true;
-      default -> throw new IllegalArgumentException("-p mix: accepted repeat or new; got " + mix);
-    };
+    salted =
+        switch (mix) {
+          case "repeat" -> false;
+          case "new" -> true;
+          default ->
+              throw new IllegalArgumentException("-p mix: accepted repeat or new; got " + mix);
+        };
     if (!salted && !kind.equals("onemiss")) {
       for (int i = 0; i <= poolMask; i++) {
         testAndAdd();
       }
     }
-    System.out.printf(Locale.ROOT, "%nsetup %s @ %d MiB: %.1f s, pool %d URLs, mean %.1f bytes%n", kind, sizeMiB,
-        (System.nanoTime() - t0) / 1e9, pool.size(), pool.meanLength());
+    System.out.printf(
+        Locale.ROOT,
+        "%nsetup %s @ %d MiB: %.1f s, pool %d URLs, mean %.1f bytes%n",
+        kind,
+        sizeMiB,
+        (System.nanoTime() - t0) / 1e9,
+        pool.size(),
+        pool.meanLength());
   }
 
   private static void touch(HeapPageStore store, long pages, long base) {
@@ -245,7 +269,10 @@ public class FilterBenchmark {
         hit = guava.mightContain(url.set(u, 0, u.length));
       } else {
         hasher.hash(u, 0, u.length, hash);
-        hit = blocked != null ? blocked.mightContain(hash[0], hash[1]) : filter.mightContain(hash[0], hash[1]);
+        hit =
+            blocked != null
+                ? blocked.mightContain(hash[0], hash[1])
+                : filter.mightContain(hash[0], hash[1]);
       }
       fp += hit ? 1 : 0;
     }

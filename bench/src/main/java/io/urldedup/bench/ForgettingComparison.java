@@ -14,13 +14,15 @@ import java.util.Locale;
 
 /**
  * Aged vs stable filter at equal memory on one generated crawl stream ({@link CrawlStreamGenerator}
- * defaults: 30% first occurrences, repeats biased to recent links, 5% long-range repeats): how
- * many repeats each re-emits inside the window, at which ages URLs come back (in windows of new
- * URLs since the URL was last emitted, each filter on its own insert clock), and the FPR on first
- * occurrences. One shard; the aged filter is sized for {@code --window-urls} at {@code --fpr}
- * with the default generations, the stable filter gets the same bytes (d = 2, the job's default).
+ * defaults: 30% first occurrences, repeats biased to recent links, 5% long-range repeats): how many
+ * repeats each re-emits inside the window, at which ages URLs come back (in windows of new URLs
+ * since the URL was last emitted, each filter on its own insert clock), and the FPR on first
+ * occurrences. One shard; the aged filter is sized for {@code --window-urls} at {@code --fpr} with
+ * the default generations, the stable filter gets the same bytes (d = 2, the job's default).
  *
- * <pre>java -Xmx3g -cp bench/target/benchmarks.jar io.urldedup.bench.ForgettingComparison LINES WINDOW [SEED]</pre>
+ * <pre>
+ * java -Xmx3g -cp bench/target/benchmarks.jar io.urldedup.bench.ForgettingComparison LINES WINDOW [SEED]
+ * </pre>
  */
 public final class ForgettingComparison {
 
@@ -36,11 +38,13 @@ public final class ForgettingComparison {
     AgedMath.Geometry g = AgedMath.geometry(eps, 0, AgedMath.DEFAULT_SLACK, (window + l - 1) / l);
     AgedBloomFilter aged = AgedBloomFilter.open(g, new AgedClock(), false, new HeapPageStore());
     long bytes = g.bytes();
-    DedupFilter stable = Filters.open(FilterSpec.stable(eps, bytes, 2).newHeader(1), new HeapPageStore());
+    DedupFilter stable =
+        Filters.open(FilterSpec.stable(eps, bytes, 2).newHeader(1), new HeapPageStore());
 
     Side a = new Side("aged", lines);
     Side s = new Side("stable", lines);
-    CrawlStreamGenerator gen = new CrawlStreamGenerator(CrawlStreamGenerator.Settings.defaults(lines, seed));
+    CrawlStreamGenerator gen =
+        new CrawlStreamGenerator(CrawlStreamGenerator.Settings.defaults(lines, seed));
     UrlHasher hasher = new UrlHasher(0x5eedL);
     StringBuilder line = new StringBuilder(256);
     StringBuilder canonical = new StringBuilder(256);
@@ -56,14 +60,31 @@ public final class ForgettingComparison {
       a.offer(first, h[0], aged.testAndAdd(h[0], h[1]), aged.clock().inserts());
       s.offer(first, h[0], stable.testAndAdd(h[0], h[1]), stable.header().inserts());
     }
-    System.out.printf(Locale.ROOT, "stream: %,d lines, %,d distinct, seed %d; %.1f s%n", lines, gen.distinct(), seed,
+    System.out.printf(
+        Locale.ROOT,
+        "stream: %,d lines, %,d distinct, seed %d; %.1f s%n",
+        lines,
+        gen.distinct(),
+        seed,
         (System.nanoTime() - t0) / 1e9);
-    System.out.printf(Locale.ROOT, "aged: layout %d, %d-line rows, k=%d l=%d rows=%d g=%d, guaranteed window %,d new"
-            + " URLs, slack %.0f%%, model FPR %.4f%%; stable: %s; memory %,d bytes each%n", g.layout(), g.rowLines(),
-        g.k(), g.l(), g.rows(), g.generationSize(),
-        g.guaranteedInserts(), 100 * g.slack(), 100 * g.fpr(), stable.header(), bytes);
-    System.out.println("| filter | re-emissions inside the window | re-emissions | forgotten at age (windows): min / p1 / p10"
-        + " / p50 / p90 / p99 | FPR on first occurrences |");
+    System.out.printf(
+        Locale.ROOT,
+        "aged: layout %d, %d-line rows, k=%d l=%d rows=%d g=%d, guaranteed window %,d new"
+            + " URLs, slack %.0f%%, model FPR %.4f%%; stable: %s; memory %,d bytes each%n",
+        g.layout(),
+        g.rowLines(),
+        g.k(),
+        g.l(),
+        g.rows(),
+        g.generationSize(),
+        g.guaranteedInserts(),
+        100 * g.slack(),
+        100 * g.fpr(),
+        stable.header(),
+        bytes);
+    System.out.println(
+        "| filter | re-emissions inside the window | re-emissions | forgotten at age (windows): min / p1 / p10"
+            + " / p50 / p90 / p99 | FPR on first occurrences |");
     System.out.println("|---|---|---|---|---|");
     a.print(g.guaranteedInserts());
     s.print(g.guaranteedInserts());
@@ -77,7 +98,10 @@ public final class ForgettingComparison {
     return n;
   }
 
-  /** One filter's accounting: last emission clock per URL (open addressing on h1), ages at re-emission. */
+  /**
+   * One filter's accounting: last emission clock per URL (open addressing on h1), ages at
+   * re-emission.
+   */
   private static final class Side {
     final String name;
     final long[] keys;
@@ -136,17 +160,31 @@ public final class ForgettingComparison {
           inside++;
         }
       }
-      System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %s / %s / %s / %s / %s / %s | %.4f%% (%,d of %,d) |%n", name, inside,
-          reemissions, q(sorted, -1, window), q(sorted, 0.01, window), q(sorted, 0.10, window),
-          q(sorted, 0.5, window), q(sorted, 0.9, window), q(sorted, 0.99, window),
-          100.0 * falsePositives / firsts, falsePositives, firsts);
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %,d | %,d | %s / %s / %s / %s / %s / %s | %.4f%% (%,d of %,d) |%n",
+          name,
+          inside,
+          reemissions,
+          q(sorted, -1, window),
+          q(sorted, 0.01, window),
+          q(sorted, 0.10, window),
+          q(sorted, 0.5, window),
+          q(sorted, 0.9, window),
+          q(sorted, 0.99, window),
+          100.0 * falsePositives / firsts,
+          falsePositives,
+          firsts);
     }
 
     private static String q(long[] sorted, double p, long window) {
       if (sorted.length == 0) {
         return "-";
       }
-      long v = p < 0 ? sorted[0] : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+      long v =
+          p < 0
+              ? sorted[0]
+              : sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
       return String.format(Locale.ROOT, "%.2f", (double) v / window);
     }
   }

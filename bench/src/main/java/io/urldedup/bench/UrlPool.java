@@ -13,8 +13,28 @@ import java.util.SplittableRandom;
 final class UrlPool {
 
   private static final String[] TLDS = {"com", "org", "net", "de", "co.uk", "io", "fr", "info"};
-  private static final String[] WORDS = {"news", "article", "product", "category", "blog", "2024", "en", "search",
-      "static", "images", "world", "sport", "tech", "shop", "item", "page", "forum", "thread", "user", "docs"};
+  private static final String[] WORDS = {
+    "news",
+    "article",
+    "product",
+    "category",
+    "blog",
+    "2024",
+    "en",
+    "search",
+    "static",
+    "images",
+    "world",
+    "sport",
+    "tech",
+    "shop",
+    "item",
+    "page",
+    "forum",
+    "thread",
+    "user",
+    "docs"
+  };
 
   final byte[] bytes;
   final int[] offsets;
@@ -24,7 +44,9 @@ final class UrlPool {
     this.offsets = offsets;
   }
 
-  /** URLs 0..n-1 of the generator seeded with {@code seed}; a pool of n is a prefix of a larger one. */
+  /**
+   * URLs 0..n-1 of the generator seeded with {@code seed}; a pool of n is a prefix of a larger one.
+   */
   static UrlPool generate(int n, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     byte[] bytes = new byte[n * 100 + 4096];
@@ -33,8 +55,13 @@ final class UrlPool {
     for (int i = 0; i < n; i++) {
       byte[] u = url(rnd, i).getBytes(StandardCharsets.UTF_8);
       if (at + u.length > bytes.length) {
-        bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 8,
-            bytes.length + (bytes.length >> 3) + (long) u.length));
+        bytes =
+            Arrays.copyOf(
+                bytes,
+                (int)
+                    Math.min(
+                        Integer.MAX_VALUE - 8,
+                        bytes.length + (bytes.length >> 3) + (long) u.length));
       }
       System.arraycopy(u, 0, bytes, at, u.length);
       at += u.length;
@@ -61,7 +88,11 @@ final class UrlPool {
     if (rnd.nextBoolean()) {
       sb.append("www.");
     }
-    sb.append(word(rnd)).append('-').append(word(rnd)).append(rnd.nextInt(1000)).append('.')
+    sb.append(word(rnd))
+        .append('-')
+        .append(word(rnd))
+        .append(rnd.nextInt(1000))
+        .append('.')
         .append(TLDS[rnd.nextInt(TLDS.length)]);
     int segments = 1 + rnd.nextInt(4);
     for (int s = 0; s < segments; s++) {

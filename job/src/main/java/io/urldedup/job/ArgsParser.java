@@ -13,9 +13,9 @@ import java.util.Map;
 
 /**
  * Reads a command's flags from its arguments and an optional {@code --config FILE} ({@code
- * key=value} lines, same keys, flags win) into the values as typed, by flag name; {@link
- * JobConfig} parses each with its {@link Option}. Every error names the flag and the accepted
- * values; a config file's line is never repeated in a message (it may hold a secret).
+ * key=value} lines, same keys, flags win) into the values as typed, by flag name; {@link JobConfig}
+ * parses each with its {@link Option}. Every error names the flag and the accepted values; a config
+ * file's line is never repeated in a message (it may hold a secret).
  */
 final class ArgsParser {
 
@@ -37,19 +37,29 @@ final class ArgsParser {
     for (String name : cli.keySet()) {
       Option<?> o = Flags.named(name);
       if (!o.takenBy(command)) {
-        throw new ConfigException(o.flag() + " is not a flag of " + command.word() + " (it is for "
-            + String.join(", ", o.commandWords()) + "); " + command.word() + " takes " + Flags.listFor(command));
+        throw new ConfigException(
+            o.flag()
+                + " is not a flag of "
+                + command.word()
+                + " (it is for "
+                + String.join(", ", o.commandWords())
+                + "); "
+                + command.word()
+                + " takes "
+                + Flags.listFor(command));
       }
     }
     Map<String, String> values = new LinkedHashMap<>();
     Map<String, String> where = new HashMap<>();
     String configFile = cli.get(Flags.CONFIG.name());
     if (configFile != null) {
-      readConfigFile(configFile, where).forEach((name, value) -> {
-        if (Flags.named(name).takenBy(command)) {
-          values.put(name, value);
-        }
-      });
+      readConfigFile(configFile, where)
+          .forEach(
+              (name, value) -> {
+                if (Flags.named(name).takenBy(command)) {
+                  values.put(name, value);
+                }
+              });
     }
     values.putAll(cli);
     where.keySet().removeAll(cli.keySet());
@@ -73,7 +83,9 @@ final class ArgsParser {
       flags.add(a);
       String name = a.substring(2);
       Option<?> f = name.contains("=") ? null : Flags.named(name);
-      if (f != null && !f.isSwitch() && i + 1 < args.length
+      if (f != null
+          && !f.isSwitch()
+          && i + 1 < args.length
           && !(f.valueOptional() && args[i + 1].startsWith("--"))) {
         flags.add(args[++i]);
       }
@@ -86,7 +98,8 @@ final class ArgsParser {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (!a.startsWith("--") || a.length() == 2) {
-        throw new ConfigException("unexpected argument '" + a + "'; flags start with -- (see --help)");
+        throw new ConfigException(
+            "unexpected argument '" + a + "'; flags start with -- (see --help)");
       }
       String name = a.substring(2);
       String value = null;
@@ -97,14 +110,21 @@ final class ArgsParser {
       }
       Option<?> f = Flags.named(name);
       if (f == null) {
-        throw new ConfigException("--" + name + " is not a flag" + didYouMean(name, false) + "; accepted: "
-            + String.join(", ", Flags.names()) + " (see --help)");
+        throw new ConfigException(
+            "--"
+                + name
+                + " is not a flag"
+                + didYouMean(name, false)
+                + "; accepted: "
+                + String.join(", ", Flags.names())
+                + " (see --help)");
       }
       if (value == null) {
         if (f.isSwitch()) {
           value = f.valueWhenAlone();
         } else if (f.valueOptional()) {
-          value = i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : f.valueWhenAlone();
+          value =
+              i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : f.valueWhenAlone();
         } else if (i + 1 < args.length) {
           value = args[++i];
         } else {
@@ -117,16 +137,17 @@ final class ArgsParser {
   }
 
   /**
-   * The file's {@code key=value} lines; {@code where} gets each key's {@code FILE:LINE}. A line whose
-   * key is no flag is never repeated in the message: it may be a secret on a line of its own or
-   * after a mistyped key ({@code hash-seed 0x...} without '='); only flag names are.
+   * The file's {@code key=value} lines; {@code where} gets each key's {@code FILE:LINE}. A line
+   * whose key is no flag is never repeated in the message: it may be a secret on a line of its own
+   * or after a mistyped key ({@code hash-seed 0x...} without '='); only flag names are.
    */
   private static Map<String, String> readConfigFile(String file, Map<String, String> where) {
     List<String> lines;
     try {
       lines = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ConfigException("--config: cannot read " + file + " (" + e.getClass().getSimpleName() + ")");
+      throw new ConfigException(
+          "--config: cannot read " + file + " (" + e.getClass().getSimpleName() + ")");
     }
     Map<String, String> out = new LinkedHashMap<>();
     for (int n = 0; n < lines.size(); n++) {
@@ -139,8 +160,11 @@ final class ArgsParser {
       String name = (eq < 0 ? line : line.substring(0, eq)).strip();
       Option<?> f = Flags.named(name);
       if (f == null) {
-        throw new ConfigException(at + ": the key is not a flag (the line is not shown: it may hold a secret)"
-            + didYouMean(name, true) + "; accepted: key=value lines with the flags' names (see --help)");
+        throw new ConfigException(
+            at
+                + ": the key is not a flag (the line is not shown: it may hold a secret)"
+                + didYouMean(name, true)
+                + "; accepted: key=value lines with the flags' names (see --help)");
       }
       if (f == Flags.CONFIG) {
         throw new ConfigException(at + ": 'config' cannot be nested");
@@ -159,16 +183,18 @@ final class ArgsParser {
   }
 
   /**
-   * ", did you mean --x?" (in a file: "x=VALUE") for the flag whose name starts {@code text} (a
-   * key followed by a space and a value) or is within a few edits of it; "" if none is. Only a
-   * flag name is ever shown, never the text.
+   * ", did you mean --x?" (in a file: "x=VALUE") for the flag whose name starts {@code text} (a key
+   * followed by a space and a value) or is within a few edits of it; "" if none is. Only a flag
+   * name is ever shown, never the text.
    */
   private static String didYouMean(String text, boolean file) {
     String t = text.toLowerCase(Locale.ROOT).replace('_', '-');
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String name : Flags.names()) {
-      if (t.startsWith(name) && t.length() > name.length() && !Character.isLetterOrDigit(t.charAt(name.length()))
+      if (t.startsWith(name)
+          && t.length() > name.length()
+          && !Character.isLetterOrDigit(t.charAt(name.length()))
           && t.charAt(name.length()) != '-') {
         best = name;
         bestDistance = 0;

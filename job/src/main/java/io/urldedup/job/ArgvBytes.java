@@ -13,9 +13,9 @@ import java.util.List;
  * Command-line arguments as the bytes the shell passed. The JVM decodes its arguments with the
  * locale's charset ({@code sun.jnu.encoding}) and replaces what does not decode: bytes that are no
  * UTF-8 become U+FFFD, and under the C locale every non-ASCII byte does. {@code probe URL} would
- * then answer for another URL than {@code run} reads from a file holding the same bytes (seen
- * where run dead-letters bad_utf8, or bad_host for a valid IDN). Linux keeps the bytes in
- * {@code /proc/self/cmdline}; elsewhere the decoded text is all there is.
+ * then answer for another URL than {@code run} reads from a file holding the same bytes (seen where
+ * run dead-letters bad_utf8, or bad_host for a valid IDN). Linux keeps the bytes in {@code
+ * /proc/self/cmdline}; elsewhere the decoded text is all there is.
  */
 final class ArgvBytes {
 
@@ -41,14 +41,15 @@ final class ArgvBytes {
       cmdline.clear(); // no /proc: the decoded text
     }
     String jnu = System.getProperty("sun.jnu.encoding");
-    Charset charset = jnu != null && Charset.isSupported(jnu) ? Charset.forName(jnu) : Charset.defaultCharset();
+    Charset charset =
+        jnu != null && Charset.isSupported(jnu) ? Charset.forName(jnu) : Charset.defaultCharset();
     return match(words, cmdline, charset);
   }
 
   /**
-   * For each word, the last not yet taken {@code cmdline} entry before the next word's that
-   * decodes to it (the words are the command line's last arguments but for the flags between
-   * them, in order); a word without one is its UTF-8.
+   * For each word, the last not yet taken {@code cmdline} entry before the next word's that decodes
+   * to it (the words are the command line's last arguments but for the flags between them, in
+   * order); a word without one is its UTF-8.
    */
   static List<byte[]> match(List<String> words, List<byte[]> cmdline, Charset charset) {
     byte[][] out = new byte[words.size()][];

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -18,9 +19,9 @@ import org.apache.kafka.common.KafkaException;
  *
  * <p>Only "no answer" is refused: a broker that answers with an error (a wrong password, an
  * unauthorized client) is there, and the job reports that itself, as it does on a cluster. A job
- * submitted to a cluster ({@code flink run}) is not checked: its TaskManagers, not the client,
- * must reach the brokers, and the cluster's restart strategy decides how long to wait for them.
- * The properties' values are never printed: only the servers, which are not secret.
+ * submitted to a cluster ({@code flink run}) is not checked: its TaskManagers, not the client, must
+ * reach the brokers, and the cluster's restart strategy decides how long to wait for them. The
+ * properties' values are never printed: only the servers, which are not secret.
  */
 final class BrokerCheck {
 
@@ -28,7 +29,10 @@ final class BrokerCheck {
 
   private BrokerCheck() {}
 
-  /** Returns once a broker answered; throws a {@link ConfigException} if none did within {@code timeout}. */
+  /**
+   * Returns once a broker answered; throws a {@link ConfigException} if none did within {@code
+   * timeout}.
+   */
   static void require(JobConfig c, Duration timeout) {
     Properties p = KafkaIO.clientProperties(c);
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers);
@@ -41,31 +45,47 @@ final class BrokerCheck {
       admin = Admin.create(p);
     } catch (KafkaException e) {
       // e.g. "No resolvable bootstrap urls given in bootstrap.servers": about the servers only
-      throw new ConfigException(Flags.BOOTSTRAP_SERVERS.flag() + " " + c.bootstrapServers + ": the Kafka client"
-          + " cannot use it (" + (e.getMessage() != null && e.getMessage().contains("bootstrap")
-              ? e.getMessage() : e.getClass().getSimpleName() + "; check --kafka-properties")
-          + "); accepted: HOST:PORT[,...] of reachable brokers");
+      throw new ConfigException(
+          Flags.BOOTSTRAP_SERVERS.flag()
+              + " "
+              + c.bootstrapServers
+              + ": the Kafka client"
+              + " cannot use it ("
+              + (e.getMessage() != null && e.getMessage().contains("bootstrap")
+                  ? e.getMessage()
+                  : e.getClass().getSimpleName() + "; check --kafka-properties")
+              + "); accepted: HOST:PORT[,...] of reachable brokers");
     }
     try {
-      admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).nodes().get(ms + 5_000L, TimeUnit.MILLISECONDS);
+      admin
+          .describeCluster(new DescribeClusterOptions().timeoutMs(ms))
+          .nodes()
+          .get(ms + 5_000L, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
         throw unreachable(c, timeout);
       }
       // a broker answered (with an error the job will report itself)
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       throw unreachable(c, timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ConfigException(Flags.BOOTSTRAP_SERVERS.flag() + ": interrupted while checking the brokers");
+      throw new ConfigException(
+          Flags.BOOTSTRAP_SERVERS.flag() + ": interrupted while checking the brokers");
     } finally {
       admin.close(Duration.ZERO);
     }
   }
 
   private static ConfigException unreachable(JobConfig c, Duration timeout) {
-    return new ConfigException(Flags.BOOTSTRAP_SERVERS.flag() + " " + c.bootstrapServers + ": no Kafka broker"
-        + " answered within " + timeout.toSeconds() + " s (not running, or not reachable from here); accepted:"
-        + " HOST:PORT[,...] of running brokers");
+    return new ConfigException(
+        Flags.BOOTSTRAP_SERVERS.flag()
+            + " "
+            + c.bootstrapServers
+            + ": no Kafka broker"
+            + " answered within "
+            + timeout.toSeconds()
+            + " s (not running, or not reachable from here); accepted:"
+            + " HOST:PORT[,...] of running brokers");
   }
 }

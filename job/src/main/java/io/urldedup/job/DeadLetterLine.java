@@ -15,7 +15,8 @@ public final class DeadLetterLine {
   private DeadLetterLine() {}
 
   public static byte[] format(DeadLetter d) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64 + (d.value == null ? 0 : d.value.length));
+    ByteArrayOutputStream out =
+        new ByteArrayOutputStream(64 + (d.value == null ? 0 : d.value.length));
     escape(d.reason == null ? null : d.reason.label().getBytes(StandardCharsets.US_ASCII), out);
     out.write('\t');
     escape(d.detail == null ? null : d.detail.getBytes(StandardCharsets.UTF_8), out);
@@ -35,10 +36,22 @@ public final class DeadLetterLine {
     for (byte x : bytes) {
       int b = x & 0xff;
       switch (b) {
-        case '\\': out.write('\\'); out.write('\\'); break;
-        case '\t': out.write('\\'); out.write('t'); break;
-        case '\n': out.write('\\'); out.write('n'); break;
-        case '\r': out.write('\\'); out.write('r'); break;
+        case '\\':
+          out.write('\\');
+          out.write('\\');
+          break;
+        case '\t':
+          out.write('\\');
+          out.write('t');
+          break;
+        case '\n':
+          out.write('\\');
+          out.write('n');
+          break;
+        case '\r':
+          out.write('\\');
+          out.write('r');
+          break;
         default:
           if (b < 0x20 || b >= 0x7f) {
             out.write('\\');

@@ -45,23 +45,31 @@ public final class DedupPipeline {
   private DedupPipeline() {}
 
   /**
-   * What the graph needs besides its source and sinks, built once from the flags by
-   * {@link JobConfig#pipeline()}.
+   * What the graph needs besides its source and sinks, built once from the flags by {@link
+   * JobConfig#pipeline()}.
    *
-   * @param spec    each shard's filter
-   * @param decode  decoding and canonicalization; also the state's {@link DecodeConfig#urlMapping()}
-   *                (seed fingerprint, shards, canonicalization fingerprint)
-   * @param cachePages  pages of each dedup subtask's write-back cache, or {@link DedupOperator#AUTO_CACHE}
-   * @param allowCanonicalizationChange  restore state written under other canonicalization settings
-   * @param time    aged filters with a time window: event time (the source must assign timestamps and
-   *                watermarks) or processing time; null for the other kinds
-   * @param eventTimeFromJson  the source stamps records with their JSON field {@code ts} ({@link
-   *                io.urldedup.operators.JsonTimestampAssigner}, embedded mode, {@code --time event});
-   *                records without a valid one become dead letters {@code bad_timestamp}
-   * @param dedup   how the dedup operator writes its shards at checkpoints ({@code --materialize-every})
+   * @param spec each shard's filter
+   * @param decode decoding and canonicalization; also the state's {@link DecodeConfig#urlMapping()}
+   *     (seed fingerprint, shards, canonicalization fingerprint)
+   * @param cachePages pages of each dedup subtask's write-back cache, or {@link
+   *     DedupOperator#AUTO_CACHE}
+   * @param allowCanonicalizationChange restore state written under other canonicalization settings
+   * @param time aged filters with a time window: event time (the source must assign timestamps and
+   *     watermarks) or processing time; null for the other kinds
+   * @param eventTimeFromJson the source stamps records with their JSON field {@code ts} ({@link
+   *     io.urldedup.operators.JsonTimestampAssigner}, embedded mode, {@code --time event}); records
+   *     without a valid one become dead letters {@code bad_timestamp}
+   * @param dedup how the dedup operator writes its shards at checkpoints ({@code
+   *     --materialize-every})
    */
-  public record Settings(FilterSpec spec, DecodeConfig decode, int cachePages, boolean allowCanonicalizationChange,
-      GenerationTime time, boolean eventTimeFromJson, DedupSettings dedup) {
+  public record Settings(
+      FilterSpec spec,
+      DecodeConfig decode,
+      int cachePages,
+      boolean allowCanonicalizationChange,
+      GenerationTime time,
+      boolean eventTimeFromJson,
+      DedupSettings dedup) {
 
     /**
      * The source's watermarks, the one place they are chosen: event-time aged filters get a
@@ -74,27 +82,42 @@ public final class DedupPipeline {
         return WatermarkStrategy.noWatermarks();
       }
       Duration maxOutOfOrderness = Duration.ofMillis(time.maxOutOfOrdernessMillis());
-      return eventTimeFromJson ? JsonTimestampAssigner.watermarks(maxOutOfOrderness)
+      return eventTimeFromJson
+          ? JsonTimestampAssigner.watermarks(maxOutOfOrderness)
           : WatermarkStrategy.forBoundedOutOfOrderness(maxOutOfOrderness);
     }
   }
 
-  /** @param dlqSink null: dead letters are only counted (the decoder's accumulators) */
-  public static Sinks build(DataStream<RawRecord> source, Sink<UrlRecord> outSink, Sink<DeadLetter> dlqSink,
+  /**
+   * @param dlqSink null: dead letters are only counted (the decoder's accumulators)
+   */
+  public static Sinks build(
+      DataStream<RawRecord> source,
+      Sink<UrlRecord> outSink,
+      Sink<DeadLetter> dlqSink,
       Settings settings) {
     SingleOutputStreamOperator<UrlRecord> decoded = decode(source, settings);
-    DataStreamSink<UrlRecord> out = dedup(decoded, settings).sinkTo(outSink).uid(UID_SINK).name("output");
+    DataStreamSink<UrlRecord> out =
+        dedup(decoded, settings).sinkTo(outSink).uid(UID_SINK).name("output");
     DataStreamSink<DeadLetter> dlq = null;
     if (dlqSink != null) {
-      dlq = decoded.getSideOutput(DecodeFunction.DEAD_LETTERS).sinkTo(dlqSink).uid(UID_DLQ).name("dead letters");
+      dlq =
+          decoded
+              .getSideOutput(DecodeFunction.DEAD_LETTERS)
+              .sinkTo(dlqSink)
+              .uid(UID_DLQ)
+              .name("dead letters");
     }
     return new Sinks(out, dlq);
   }
 
   /** The decode step; its dead letters are the side output {@link DecodeFunction#DEAD_LETTERS}. */
-  public static SingleOutputStreamOperator<UrlRecord> decode(DataStream<RawRecord> source, Settings settings) {
+  public static SingleOutputStreamOperator<UrlRecord> decode(
+      DataStream<RawRecord> source, Settings settings) {
     return source
-        .process(new DecodeFunction(settings.decode(), settings.eventTimeFromJson()), TypeInformation.of(UrlRecord.class))
+        .process(
+            new DecodeFunction(settings.decode(), settings.eventTimeFromJson()),
+            TypeInformation.of(UrlRecord.class))
         .uid(UID_DECODE)
         .name("decode")
         // chained to the source: records of one partition (or file) stay in order, so the first
@@ -103,12 +126,20 @@ public final class DedupPipeline {
   }
 
   /** The keyed dedup step over decoded records (benchmarks put their own decode in front). */
-  public static SingleOutputStreamOperator<UrlRecord> dedup(DataStream<UrlRecord> decoded, Settings settings) {
+  public static SingleOutputStreamOperator<UrlRecord> dedup(
+      DataStream<UrlRecord> decoded, Settings settings) {
     return decoded
         .keyBy(new ShardKey(), Types.INT)
-        .transform("dedup", TypeInformation.of(UrlRecord.class),
-            new DedupOperator(settings.spec(), settings.decode().urlMapping(), settings.cachePages(),
-                settings.allowCanonicalizationChange(), settings.time(), settings.dedup()))
+        .transform(
+            "dedup",
+            TypeInformation.of(UrlRecord.class),
+            new DedupOperator(
+                settings.spec(),
+                settings.decode().urlMapping(),
+                settings.cachePages(),
+                settings.allowCanonicalizationChange(),
+                settings.time(),
+                settings.dedup()))
         .uid(UID_DEDUP);
   }
 

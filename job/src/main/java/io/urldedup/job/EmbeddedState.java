@@ -10,8 +10,10 @@ import java.util.Comparator;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -27,13 +29,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * {@code run --state DIR} in the embedded mode: the job restores from the newest savepoint in DIR
  * (with the operator's usual restore checks: seed, filter flags, shards, canonicalization), reads
  * its whole {@code --input}, and is stopped with a savepoint into DIR when the input is exhausted
- * or on Ctrl-C; older savepoints in DIR are then removed. Day 2's run over DIR emits only what
- * day 1's did not.
+ * or on Ctrl-C; older savepoints in DIR are then removed. Day 2's run over DIR emits only what day
+ * 1's did not.
  *
  * <p>The source's own state is not carried over: each run gets a fresh source uid and the restore
- * ignores the old one ({@code execution.state-recovery.ignore-unclaimed-state}), so every run
- * reads its input from the start. Only the dedup operator's state (checked to be present) is
- * restored.
+ * ignores the old one ({@code execution.state-recovery.ignore-unclaimed-state}), so every run reads
+ * its input from the start. Only the dedup operator's state (checked to be present) is restored.
  */
 final class EmbeddedState implements AutoCloseable {
 
@@ -65,11 +66,16 @@ final class EmbeddedState implements AutoCloseable {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
-      throw new ConfigException("--state: cannot create " + dirFlag + " (" + e.getClass().getSimpleName()
-          + "); accepted: a writable directory");
+      throw new ConfigException(
+          "--state: cannot create "
+              + dirFlag
+              + " ("
+              + e.getClass().getSimpleName()
+              + "); accepted: a writable directory");
     }
     if (!Files.isWritable(dir)) {
-      throw new ConfigException("--state: " + dirFlag + " is not writable; accepted: a writable directory");
+      throw new ConfigException(
+          "--state: " + dirFlag + " is not writable; accepted: a writable directory");
     }
     StateDirLock lock = StateDirLock.acquire(dir, "run");
     try {
@@ -89,22 +95,28 @@ final class EmbeddedState implements AutoCloseable {
     try {
       found = StateLocation.find(dir).map(p -> Path.of(p.toUri()));
     } catch (IOException e) {
-      throw new ConfigException("--state: cannot list " + dirFlag + " (" + e.getMessage() + "); accepted: a"
-          + " readable, writable directory");
+      throw new ConfigException(
+          "--state: cannot list "
+              + dirFlag
+              + " ("
+              + e.getMessage()
+              + "); accepted: a"
+              + " readable, writable directory");
     }
     if (found.isPresent()) {
       try {
         StateLocation.open(StateLocation.of(found.get()));
       } catch (IOException | RuntimeException e) {
-        throw new ConfigException("--state: " + found.get() + " is not a savepoint of this job: " + e.getMessage());
+        throw new ConfigException(
+            "--state: " + found.get() + " is not a savepoint of this job: " + e.getMessage());
       }
     }
     return found;
   }
 
   /**
-   * {@code run --state} keeps its savepoints on this machine (it lists and removes the older
-   * ones): a directory path or a file:// URI; another scheme is refused, naming the flag.
+   * {@code run --state} keeps its savepoints on this machine (it lists and removes the older ones):
+   * a directory path or a file:// URI; another scheme is refused, naming the flag.
    */
   static Path localDir(String dirFlag) {
     if (dirFlag.contains("://")) {
@@ -112,12 +124,16 @@ final class EmbeddedState implements AutoCloseable {
       try {
         uri = java.net.URI.create(dirFlag);
       } catch (IllegalArgumentException e) {
-        throw new ConfigException("--state " + dirFlag + " is not a valid URI (" + e.getMessage() + ")");
+        throw new ConfigException(
+            "--state " + dirFlag + " is not a valid URI (" + e.getMessage() + ")");
       }
       if (!"file".equalsIgnoreCase(uri.getScheme())) {
-        throw new ConfigException("--state " + dirFlag + ": run --state keeps its savepoints on the local disk;"
-            + " accepted: a local directory or a file:// URI (bootstrap, inspect and probe also read and write"
-            + " other Flink file systems, e.g. s3:// where its plugin is installed)");
+        throw new ConfigException(
+            "--state "
+                + dirFlag
+                + ": run --state keeps its savepoints on the local disk;"
+                + " accepted: a local directory or a file:// URI (bootstrap, inspect and probe also read and write"
+                + " other Flink file systems, e.g. s3:// where its plugin is installed)");
       }
       return Path.of(uri).toAbsolutePath().normalize();
     }
@@ -133,17 +149,24 @@ final class EmbeddedState implements AutoCloseable {
     return saved;
   }
 
-  /** What a run that ends without its savepoint leaves: the next run over DIR emits this run's URLs again. */
+  /**
+   * What a run that ends without its savepoint leaves: the next run over DIR emits this run's URLs
+   * again.
+   */
   String notSaved() {
-    return "urldedup: the state was not saved: " + dir + restoreFrom
-        .map(p -> " still holds the state before this run (" + p.getFileName() + ")").orElse(" holds no state");
+    return "urldedup: the state was not saved: "
+        + dir
+        + restoreFrom
+            .map(p -> " still holds the state before this run (" + p.getFileName() + ")")
+            .orElse(" holds no state");
   }
 
   void configure(Configuration conf) {
-    restoreFrom.ifPresent(p -> {
-      conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString());
-      conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
-    });
+    restoreFrom.ifPresent(
+        p -> {
+          conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString());
+          conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
+        });
   }
 
   /** The uid of this run's file source: new per run, see the class comment. */
@@ -159,21 +182,28 @@ final class EmbeddedState implements AutoCloseable {
    * Runs the job to the end of its input, then stops it with a savepoint into DIR. A JVM shutdown
    * meanwhile (SIGHUP) saves first, before {@code cluster} goes.
    */
-  JobExecutionResult execute(StreamExecutionEnvironment env, String jobName, LocalCluster cluster, PrintStream err)
+  JobExecutionResult execute(
+      StreamExecutionEnvironment env, String jobName, LocalCluster cluster, PrintStream err)
       throws Exception {
     JobClient client = env.executeAsync(jobName);
-    AutoCloseable onShutdown = cluster.beforeShutdown(() -> {
-      if (stopping.compareAndSet(false, true)) {
-        err.println("urldedup: interrupted: saving the state into " + dir + " ...");
-        try {
-          saved(client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL)
-              .get(SHUTDOWN_SAVEPOINT_SECONDS, TimeUnit.SECONDS), err);
-        } catch (Exception e) {
-          err.println("urldedup: error: " + UrlDedupJob.rootCause(e));
-          err.println(notSaved());
-        }
-      }
-    });
+    AutoCloseable onShutdown =
+        cluster.beforeShutdown(
+            () -> {
+              if (stopping.compareAndSet(false, true)) {
+                err.println("urldedup: interrupted: saving the state into " + dir + " ...");
+                try {
+                  saved(
+                      client
+                          .stopWithSavepoint(
+                              false, dir.toUri().toString(), SavepointFormatType.CANONICAL)
+                          .get(SHUTDOWN_SAVEPOINT_SECONDS, TimeUnit.SECONDS),
+                      err);
+                } catch (Exception e) {
+                  err.println("urldedup: error: " + UrlDedupJob.rootCause(e));
+                  err.println(notSaved());
+                }
+              }
+            });
     try {
       CompletableFuture<JobExecutionResult> result = client.getJobExecutionResult();
       CompletableFuture.anyOf(HoldAtEndSource.ended(token), result).get();
@@ -205,12 +235,14 @@ final class EmbeddedState implements AutoCloseable {
    * short input is already read) takes its MiniCluster down under the stop, whose answer may then
    * never come (a MiniCluster's RPC has no timeout): the job's failure is thrown instead.
    */
-  private String stopWithSavepoint(JobClient client, CompletableFuture<JobExecutionResult> result) throws Exception {
+  private String stopWithSavepoint(JobClient client, CompletableFuture<JobExecutionResult> result)
+      throws Exception {
     long retryUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_SAVEPOINT_SECONDS);
     while (true) {
       CompletableFuture<String> stop;
       try {
-        stop = client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL);
+        stop =
+            client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL);
       } catch (RuntimeException clusterGone) {
         // "MiniCluster is not yet running or has already been shut down"
         stop = CompletableFuture.failedFuture(clusterGone);
@@ -230,7 +262,7 @@ final class EmbeddedState implements AutoCloseable {
       }
       try {
         result.get(JOB_END_SECONDS, TimeUnit.SECONDS); // throws the job's failure, if it failed
-      } catch (java.util.concurrent.TimeoutException stillRunning) {
+      } catch (TimeoutException stillRunning) {
         // the stop failed on its own
       }
       return stop.get();
@@ -241,17 +273,24 @@ final class EmbeddedState implements AutoCloseable {
     try {
       stop.join();
       return false;
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       return String.valueOf(e.getCause()).contains("not being executed at the moment");
     }
   }
 
-  /** Reports the new savepoint and removes the older ones (the new one is complete: it has its metadata). */
+  /**
+   * Reports the new savepoint and removes the older ones (the new one is complete: it has its
+   * metadata).
+   */
   private void saved(String savepoint, PrintStream err) {
     saved = true;
-    Path keep = Path.of(java.net.URI.create(savepoint.startsWith("file:") ? savepoint : "file:" + savepoint));
+    Path keep =
+        Path.of(
+            java.net.URI.create(savepoint.startsWith("file:") ? savepoint : "file:" + savepoint));
     try (Stream<Path> s = Files.list(dir)) {
-      for (Path old : s.filter(p -> !p.equals(keep) && p.getFileName().toString().startsWith("savepoint-")).toList()) {
+      for (Path old :
+          s.filter(p -> !p.equals(keep) && p.getFileName().toString().startsWith("savepoint-"))
+              .toList()) {
         deleteTree(old);
       }
     } catch (IOException e) {

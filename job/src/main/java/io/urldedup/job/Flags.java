@@ -27,15 +27,16 @@ import java.util.Set;
 
 /**
  * Every flag of the command line (and key of a {@code --config} file), each one {@link Option}
- * constant declared once with its type, default, parser (which checks the accepted range), help
- * and where it applies; {@link #OPTIONS} lists them in {@code --help} order. {@link ArgsParser},
- * {@link CrossFlagChecks}, {@link HelpText} (hence the README flag list, pinned by ReadmeTest) and
- * {@link #names()} (the deployment manifest check) all read these declarations. Ranges owned by
- * the filter or the decoder are their constants ({@link FilterSpec#MAX_GROWTH}, {@link
+ * constant declared once with its type, default, parser (which checks the accepted range), help and
+ * where it applies; {@link #OPTIONS} lists them in {@code --help} order. {@link ArgsParser}, {@link
+ * CrossFlagChecks}, {@link HelpText} (hence the README flag list, pinned by ReadmeTest) and {@link
+ * #names()} (the deployment manifest check) all read these declarations. Ranges owned by the filter
+ * or the decoder are their constants ({@link FilterSpec#MAX_GROWTH}, {@link
  * DecodeConfig#MAX_SHARDS}), enums are theirs ({@link FilterSpec.Kind}, {@link
  * DecodeConfig.Format}).
  *
  * <h2>Adding a flag</h2>
+ *
  * <ol>
  *   <li>Declare it: {@code static final Option<Duration> WINDOW = Option.duration("window", ...)
  *       .in(FILTER).defaultValue("7d").help("...");} next to its section's flags, and add it to
@@ -44,15 +45,16 @@ import java.util.Set;
  *       ...) or {@link Option#of} with your own parser; give a default as the user would type it,
  *       or {@link Option#describedDefault} if it depends on other flags. Say where it applies:
  *       {@link Option#forCommands} if a command other than run (and plan) takes it, {@link
- *       Option#forFilters} if it belongs to some filter kinds only; it is refused elsewhere.</li>
+ *       Option#forFilters} if it belongs to some filter kinds only; it is refused elsewhere.
  *   <li>Read it where it is used: {@code config.get(Flags.WINDOW)} (the parsed default if not
  *       given). A setting of the filter or the decoder goes into {@link JobConfig#perShardSpec} /
  *       {@link JobConfig#decodeConfig}, built in JobConfig's constructor, which then validates it;
  *       a canonicalization setting also goes into {@link DecodeConfig#canonicalizationSettings()}.
- *       A rule that spans flags goes into {@link CrossFlagChecks}.</li>
+ *       A rule that spans flags goes into {@link CrossFlagChecks}.
  *   <li>Regenerate the README flag block ({@code ./urldedup help}); add the flag to
- *       JobConfigTest#everyFlagIsParsed. Kafka-mode flags also go into {@link #KAFKA_OPTIONS}.</li>
+ *       JobConfigTest#everyFlagIsParsed. Kafka-mode flags also go into {@link #KAFKA_OPTIONS}.
  * </ol>
+ *
  * Nothing else: no second default, no second range check, no hand-written help line.
  */
 public final class Flags {
@@ -63,7 +65,9 @@ public final class Flags {
   /** The value of {@code --dlq-topic} / {@code --dlq} that only counts dead letters. */
   public static final String NONE = "none";
 
-  /** Checkpoint interval when checkpointing is on and {@code --checkpoint-interval} is not given. */
+  /**
+   * Checkpoint interval when checkpointing is on and {@code --checkpoint-interval} is not given.
+   */
   static final String DEFAULT_CHECKPOINT_INTERVAL = "10s";
 
   /** {@link #DEFAULT_CHECKPOINT_INTERVAL} as the flag parses it: the one source of the fallback. */
@@ -86,184 +90,360 @@ public final class Flags {
 
   // ---- the flags ----
 
-  public static final Option<String> INPUT = Option.string("input", "PATH|-").in(IO)
-      .forCommands(RUN, BOOTSTRAP, PROBE)
-      .help("Input file, one record per line ('-' = stdin). Required in embedded mode.");
-  public static final Option<String> OUTPUT = Option.string("output", "PATH|-").in(IO).defaultValue("-")
-      .help("Where unseen URLs are written ('-' = stdout).");
-  public static final Option<String> DLQ = Option.string("dlq", "PATH|-|none").in(IO).forCommands(RUN, BOOTSTRAP)
-      .defaultValue(NONE)
-      .help("Dead letters, one a line: reason<TAB>detail<TAB>origin<TAB>escaped original value."
-          + " 'none' only counts them (see the summary).");
+  public static final Option<String> INPUT =
+      Option.string("input", "PATH|-")
+          .in(IO)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .help("Input file, one record per line ('-' = stdin). Required in embedded mode.");
+  public static final Option<String> OUTPUT =
+      Option.string("output", "PATH|-")
+          .in(IO)
+          .defaultValue("-")
+          .help("Where unseen URLs are written ('-' = stdout).");
+  public static final Option<String> DLQ =
+      Option.string("dlq", "PATH|-|none")
+          .in(IO)
+          .forCommands(RUN, BOOTSTRAP)
+          .defaultValue(NONE)
+          .help(
+              "Dead letters, one a line: reason<TAB>detail<TAB>origin<TAB>escaped original value."
+                  + " 'none' only counts them (see the summary).");
 
-  public static final Option<String> BOOTSTRAP_SERVERS = Option.string("bootstrap-servers", "HOST:PORT[,...]")
-      .in(KAFKA).help("Kafka bootstrap servers.");
-  public static final Option<List<String>> INPUT_TOPIC = Option.list("input-topic", "TOPIC[,...]").in(KAFKA)
-      .help("Topic(s) of discovered URLs.");
-  public static final Option<String> OUTPUT_TOPIC = Option.string("output-topic", "TOPIC").in(KAFKA)
-      .help("Topic the unseen URLs go to (exactly once).");
-  public static final Option<String> DLQ_TOPIC = Option.string("dlq-topic", "TOPIC|none").in(KAFKA)
-      .help("Dead-letter topic (exactly once). Required: 'none' must be explicit and only counts"
-          + " dead letters.");
-  public static final Option<String> GROUP_ID = Option.nonEmpty("group-id", "ID").in(KAFKA).defaultValue("urldedup")
-      .help("Consumer group (offsets are committed at checkpoints).");
-  public static final Option<String> KAFKA_PROPERTIES = Option.string("kafka-properties", "FILE").in(KAFKA)
-      .help("Java properties applied to source, sink and DLQ clients (security.protocol, sasl.*, ssl.*);"
-          + " they override urldedup's throughput defaults (README, Kafka client defaults). Values are"
-          + " never logged.");
+  public static final Option<String> BOOTSTRAP_SERVERS =
+      Option.string("bootstrap-servers", "HOST:PORT[,...]")
+          .in(KAFKA)
+          .help("Kafka bootstrap servers.");
+  public static final Option<List<String>> INPUT_TOPIC =
+      Option.list("input-topic", "TOPIC[,...]").in(KAFKA).help("Topic(s) of discovered URLs.");
+  public static final Option<String> OUTPUT_TOPIC =
+      Option.string("output-topic", "TOPIC")
+          .in(KAFKA)
+          .help("Topic the unseen URLs go to (exactly once).");
+  public static final Option<String> DLQ_TOPIC =
+      Option.string("dlq-topic", "TOPIC|none")
+          .in(KAFKA)
+          .help(
+              "Dead-letter topic (exactly once). Required: 'none' must be explicit and only counts"
+                  + " dead letters.");
+  public static final Option<String> GROUP_ID =
+      Option.nonEmpty("group-id", "ID")
+          .in(KAFKA)
+          .defaultValue("urldedup")
+          .help("Consumer group (offsets are committed at checkpoints).");
+  public static final Option<String> KAFKA_PROPERTIES =
+      Option.string("kafka-properties", "FILE")
+          .in(KAFKA)
+          .help(
+              "Java properties applied to source, sink and DLQ clients (security.protocol, sasl.*, ssl.*);"
+                  + " they override urldedup's throughput defaults (README, Kafka client defaults). Values are"
+                  + " never logged.");
   public static final Option<StartingOffsets> STARTING_OFFSETS =
-      Option.choice("starting-offsets", StartingOffsets.class).in(KAFKA).defaultValue("committed")
-          .help("Where a fresh job starts; 'committed' falls back to earliest. A restore from a"
-              + " checkpoint or savepoint always resumes at its offsets.");
+      Option.choice("starting-offsets", StartingOffsets.class)
+          .in(KAFKA)
+          .defaultValue("committed")
+          .help(
+              "Where a fresh job starts; 'committed' falls back to earliest. A restore from a"
+                  + " checkpoint or savepoint always resumes at its offsets.");
   public static final Option<String> TRANSACTIONAL_ID_PREFIX =
-      Option.nonEmpty("transactional-id-prefix", "PREFIX").in(KAFKA).defaultValue("urldedup")
-          .help("Prefix of the sinks' Kafka transactional ids (-out, -dlq appended); unique per job.");
-  public static final Option<Duration> TRANSACTION_TIMEOUT = Option.duration("transaction-timeout",
-          Duration.ofSeconds(1), Duration.ofMillis(Integer.MAX_VALUE), "between 1s and 24d, e.g. 10min")
-      .in(KAFKA).defaultValue("10min")
-      .help("transaction.timeout.ms of the sinks; must exceed the checkpoint interval and be at most"
-          + " the broker's transaction.max.timeout.ms (default 15min).");
+      Option.nonEmpty("transactional-id-prefix", "PREFIX")
+          .in(KAFKA)
+          .defaultValue("urldedup")
+          .help(
+              "Prefix of the sinks' Kafka transactional ids (-out, -dlq appended); unique per job.");
+  public static final Option<Duration> TRANSACTION_TIMEOUT =
+      Option.duration(
+              "transaction-timeout",
+              Duration.ofSeconds(1),
+              Duration.ofMillis(Integer.MAX_VALUE),
+              "between 1s and 24d, e.g. 10min")
+          .in(KAFKA)
+          .defaultValue("10min")
+          .help(
+              "transaction.timeout.ms of the sinks; must exceed the checkpoint interval and be at most"
+                  + " the broker's transaction.max.timeout.ms (default 15min).");
 
-  public static final Option<FilterSpec.Kind> FILTER_KIND = Option.choice("filter", FilterSpec.Kind.class)
-      .in(FILTER).forCommands(RUN, BOOTSTRAP).defaultValue("scalable")
-      .help("stable: fixed memory, forgets old URLs (they come back for recrawl);"
-          + " scalable: never re-emits a URL, memory grows with distinct URLs;"
-          + " aged: suppresses a URL for a window (--window or --window-urls), then lets it come back.");
-  public static final Option<Double> FPR = Option.decimal("fpr", "RATE",
-          d -> d >= FilterSpec.MIN_FPR && d < FilterSpec.MAX_FPR,
-          "a rate from " + FilterSpec.MIN_FPR + " up to (not including) " + FilterSpec.MAX_FPR + ", e.g. 0.01 or 1e-6")
-      .in(FILTER).forCommands(RUN, BOOTSTRAP).defaultValue("0.01")
-      .help("Target false-positive rate, 1e-9 <= RATE < 0.5 (a false positive is a page never"
-          + " crawled).");
-  public static final Option<Long> MEMORY = Option.size("memory", 1, "").in(FILTER)
-      .forCommands(RUN, BOOTSTRAP).forFilters(STABLE).defaultValue("128m")
-      .help("stable: total filter memory, e.g. 64m, 1g.");
-  public static final Option<Integer> CELL_BITS = Option.integer("cell-bits",
-          FilterSpec.MIN_CELL_BITS + ".." + FilterSpec.MAX_CELL_BITS, FilterSpec.MIN_CELL_BITS, FilterSpec.MAX_CELL_BITS)
-      .in(FILTER).forCommands(RUN, BOOTSTRAP).forFilters(STABLE).defaultValue("2")
-      .help("stable: bits per cell d (Max = 2^d - 1).");
-  public static final Option<Long> CAPACITY = Option.atLeast("capacity", "N", 1).in(FILTER)
-      .forCommands(RUN, BOOTSTRAP).forFilters(SCALABLE).defaultValue("1000000")
-      .help("scalable: total URLs the first slices hold at their error.");
-  public static final Option<Integer> GROWTH = Option.integer("growth",
-          FilterSpec.MIN_GROWTH + ".." + FilterSpec.MAX_GROWTH, FilterSpec.MIN_GROWTH, FilterSpec.MAX_GROWTH)
-      .in(FILTER).forCommands(RUN, BOOTSTRAP).forFilters(SCALABLE).defaultValue("2")
-      .help("scalable: each new slice is this many times larger.");
-  public static final Option<Double> TIGHTENING = Option.decimal("tightening", "RATIO", d -> d > 0 && d < 1,
-          "a number strictly between 0 and 1, e.g. 0.01")
-      .in(FILTER).forCommands(RUN, BOOTSTRAP).forFilters(SCALABLE).defaultValue("0.5")
-      .help("scalable: each new slice's error is this times the previous, 0 < RATIO < 1.");
-  public static final Option<Long> MAX_MEMORY = Option.size("max-memory", 1, "").in(FILTER)
-      .forCommands(RUN, BOOTSTRAP).forFilters(SCALABLE).defaultValue("1g")
-      .help("scalable: hard cap on total filter memory.");
-  public static final Option<Duration> WINDOW = Option.duration("window", Duration.ofSeconds(1),
-          Duration.ofDays(3650), "between 1s and 3650d, e.g. 7d").in(FILTER)
-      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
-      .help("aged: a URL is not emitted again for this long after it was emitted (time window, e.g."
-          + " 7d); needs --rate.");
-  public static final Option<Long> WINDOW_URLS = Option.atLeast("window-urls", "N", 1).in(FILTER)
-      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
-      .help("aged: a URL is not emitted again until N new URLs have been emitted after it (count"
-          + " window; per shard N / --shards of them).");
-  public static final Option<Integer> GENERATIONS = Option.integer("generations", "1.." + FilterSpec.MAX_GENERATIONS,
-          1, FilterSpec.MAX_GENERATIONS).in(FILTER)
-      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
-      .describedDefault("chosen for a 10% slack (see plan)")
-      .help("aged: l, the window's generations; more generations forget more sharply after the window.");
-  public static final Option<Double> RATE = Option.decimal("rate", "URLS/s", d -> d > 0 && d < 1e12,
-          "a positive number of new URLs per second, e.g. 500").in(FILTER)
-      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
-      .help("aged, --window: expected new URLs per second in total; sizes the slices. A faster"
-          + " crawl advances generations early (the FPR holds, the window shrinks). plan, any filter:"
-          + " the records/s to size the cluster for (slots, checkpoint MB/s, restore time).");
-  public static final Option<TimeMode> TIME = Option.choice("time", TimeMode.class).in(FILTER)
-      .forCommands(RUN, BOOTSTRAP).forFilters(AGED)
-      .describedDefault("event in Kafka mode, processing in embedded mode")
-      .help("aged, --window: event: the Kafka record timestamp (embedded mode: the JSON field ts, epoch"
-          + " millis or ISO-8601; without one a record is a dead letter bad_timestamp), with a"
-          + " bounded-out-of-orderness watermark; processing: the TaskManager clock.");
-  public static final Option<Duration> MAX_OUT_OF_ORDERNESS = Option.duration("max-out-of-orderness",
-          Duration.ofMillis(1), Duration.ofDays(1), "between 1ms and 1d, e.g. 1min").in(FILTER)
-      .forCommands(RUN, BOOTSTRAP).forFilters(AGED).defaultValue("1min")
-      .help("aged, event time: how late a record may arrive (the watermark's bound).");
-  public static final Option<Integer> SHARDS = Option.integer("shards", "N", 1, DecodeConfig.MAX_SHARDS)
-      .in(FILTER).forCommands(RUN, BOOTSTRAP, PROBE)
-      .defaultValue(Integer.toString(DecodeConfig.DEFAULT_SHARDS))
-      .help("Filter shards (keys); fixed for the life of the state, independent of parallelism.");
-  public static final Option<Long> HASH_SEED = Option.of("hash-seed", "INT64", Flags::seed).in(FILTER)
-      .forCommands(RUN, BOOTSTRAP, PROBE)
-      .help("Secret hash seed (decimal or 0x hex), a random 64-bit value; better env " + SEED_ENV
-          + " (flink run logs program arguments). Without it a public default is used, with a"
-          + " warning. urldedup never logs it.");
+  public static final Option<FilterSpec.Kind> FILTER_KIND =
+      Option.choice("filter", FilterSpec.Kind.class)
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .defaultValue("scalable")
+          .help(
+              "stable: fixed memory, forgets old URLs (they come back for recrawl);"
+                  + " scalable: never re-emits a URL, memory grows with distinct URLs;"
+                  + " aged: suppresses a URL for a window (--window or --window-urls), then lets it come back.");
+  public static final Option<Double> FPR =
+      Option.decimal(
+              "fpr",
+              "RATE",
+              d -> d >= FilterSpec.MIN_FPR && d < FilterSpec.MAX_FPR,
+              "a rate from "
+                  + FilterSpec.MIN_FPR
+                  + " up to (not including) "
+                  + FilterSpec.MAX_FPR
+                  + ", e.g. 0.01 or 1e-6")
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .defaultValue("0.01")
+          .help(
+              "Target false-positive rate, 1e-9 <= RATE < 0.5 (a false positive is a page never"
+                  + " crawled).");
+  public static final Option<Long> MEMORY =
+      Option.size("memory", 1, "")
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(STABLE)
+          .defaultValue("128m")
+          .help("stable: total filter memory, e.g. 64m, 1g.");
+  public static final Option<Integer> CELL_BITS =
+      Option.integer(
+              "cell-bits",
+              FilterSpec.MIN_CELL_BITS + ".." + FilterSpec.MAX_CELL_BITS,
+              FilterSpec.MIN_CELL_BITS,
+              FilterSpec.MAX_CELL_BITS)
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(STABLE)
+          .defaultValue("2")
+          .help("stable: bits per cell d (Max = 2^d - 1).");
+  public static final Option<Long> CAPACITY =
+      Option.atLeast("capacity", "N", 1)
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(SCALABLE)
+          .defaultValue("1000000")
+          .help("scalable: total URLs the first slices hold at their error.");
+  public static final Option<Integer> GROWTH =
+      Option.integer(
+              "growth",
+              FilterSpec.MIN_GROWTH + ".." + FilterSpec.MAX_GROWTH,
+              FilterSpec.MIN_GROWTH,
+              FilterSpec.MAX_GROWTH)
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(SCALABLE)
+          .defaultValue("2")
+          .help("scalable: each new slice is this many times larger.");
+  public static final Option<Double> TIGHTENING =
+      Option.decimal(
+              "tightening",
+              "RATIO",
+              d -> d > 0 && d < 1,
+              "a number strictly between 0 and 1, e.g. 0.01")
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(SCALABLE)
+          .defaultValue("0.5")
+          .help("scalable: each new slice's error is this times the previous, 0 < RATIO < 1.");
+  public static final Option<Long> MAX_MEMORY =
+      Option.size("max-memory", 1, "")
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(SCALABLE)
+          .defaultValue("1g")
+          .help("scalable: hard cap on total filter memory.");
+  public static final Option<Duration> WINDOW =
+      Option.duration(
+              "window",
+              Duration.ofSeconds(1),
+              Duration.ofDays(3650),
+              "between 1s and 3650d, e.g. 7d")
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(AGED)
+          .help(
+              "aged: a URL is not emitted again for this long after it was emitted (time window, e.g."
+                  + " 7d); needs --rate.");
+  public static final Option<Long> WINDOW_URLS =
+      Option.atLeast("window-urls", "N", 1)
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(AGED)
+          .help(
+              "aged: a URL is not emitted again until N new URLs have been emitted after it (count"
+                  + " window; per shard N / --shards of them).");
+  public static final Option<Integer> GENERATIONS =
+      Option.integer(
+              "generations", "1.." + FilterSpec.MAX_GENERATIONS, 1, FilterSpec.MAX_GENERATIONS)
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(AGED)
+          .describedDefault("chosen for a 10% slack (see plan)")
+          .help(
+              "aged: l, the window's generations; more generations forget more sharply after the window.");
+  public static final Option<Double> RATE =
+      Option.decimal(
+              "rate",
+              "URLS/s",
+              d -> d > 0 && d < 1e12,
+              "a positive number of new URLs per second, e.g. 500")
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(AGED)
+          .help(
+              "aged, --window: expected new URLs per second in total; sizes the slices. A faster"
+                  + " crawl advances generations early (the FPR holds, the window shrinks). plan, any filter:"
+                  + " the records/s to size the cluster for (slots, checkpoint MB/s, restore time).");
+  public static final Option<TimeMode> TIME =
+      Option.choice("time", TimeMode.class)
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(AGED)
+          .describedDefault("event in Kafka mode, processing in embedded mode")
+          .help(
+              "aged, --window: event: the Kafka record timestamp (embedded mode: the JSON field ts, epoch"
+                  + " millis or ISO-8601; without one a record is a dead letter bad_timestamp), with a"
+                  + " bounded-out-of-orderness watermark; processing: the TaskManager clock.");
+  public static final Option<Duration> MAX_OUT_OF_ORDERNESS =
+      Option.duration(
+              "max-out-of-orderness",
+              Duration.ofMillis(1),
+              Duration.ofDays(1),
+              "between 1ms and 1d, e.g. 1min")
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP)
+          .forFilters(AGED)
+          .defaultValue("1min")
+          .help("aged, event time: how late a record may arrive (the watermark's bound).");
+  public static final Option<Integer> SHARDS =
+      Option.integer("shards", "N", 1, DecodeConfig.MAX_SHARDS)
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .defaultValue(Integer.toString(DecodeConfig.DEFAULT_SHARDS))
+          .help(
+              "Filter shards (keys); fixed for the life of the state, independent of parallelism.");
+  public static final Option<Long> HASH_SEED =
+      Option.of("hash-seed", "INT64", Flags::seed)
+          .in(FILTER)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .help(
+              "Secret hash seed (decimal or 0x hex), a random 64-bit value; better env "
+                  + SEED_ENV
+                  + " (flink run logs program arguments). Without it a public default is used, with a"
+                  + " warning. urldedup never logs it.");
 
-  public static final Option<DecodeConfig.Format> FORMAT = Option.choice("format", DecodeConfig.Format.class)
-      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE).defaultValue("text")
-      .help("text: the record value is the URL; json: an object with a \"url\" string"
-          + " (and optional \"force\": true to re-emit).");
-  public static final Option<DecodeConfig.KeyMode> KEY = Option.choice("key", DecodeConfig.KeyMode.class)
-      .in(DECODE).defaultValue("host")
-      .help("Output record key: the host, the registrable domain, or none.");
+  public static final Option<DecodeConfig.Format> FORMAT =
+      Option.choice("format", DecodeConfig.Format.class)
+          .in(DECODE)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .defaultValue("text")
+          .help(
+              "text: the record value is the URL; json: an object with a \"url\" string"
+                  + " (and optional \"force\": true to re-emit).");
+  public static final Option<DecodeConfig.KeyMode> KEY =
+      Option.choice("key", DecodeConfig.KeyMode.class)
+          .in(DECODE)
+          .defaultValue("host")
+          .help("Output record key: the host, the registrable domain, or none.");
+
   /**
    * Given alone, the session-id list: a bare flag means "the usual ones". An empty value is
    * refused: it is what an unset shell variable gives ({@code --strip-params "$P"}), and reading it
    * as the default list would turn a rule on that nobody asked for.
    */
-  public static final Option<String> STRIP_PARAMS = Option.of("strip-params", "[LIST]", Flags::stripParamsValue)
-      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE).whenAlone("default").defaultValue(NONE)
-      .help("Opt-in rule: remove these query and path parameters (comma-separated names,"
-          + " case-insensitive, '*' a wildcard: utm_*). Without a list, or 'default': "
-          + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS) + ". 'none': keep all. An empty value is"
-          + " refused."
-          + " See docs/canonicalization.md for every rule.");
-  public static final Option<Boolean> STRIP_WWW = Option.toggle("strip-www").in(DECODE)
-      .forCommands(RUN, BOOTSTRAP, PROBE)
-      .help("Opt-in rule: drop a leading 'www.' from hosts (while a registrable domain remains).");
-  public static final Option<Boolean> SORT_PARAMS = Option.toggle("sort-params").in(DECODE)
-      .forCommands(RUN, BOOTSTRAP, PROBE)
-      .help("Opt-in rule: sort query parameters by name (stable). Merges ?b=2&a=1 with ?a=1&b=2.");
-  public static final Option<Boolean> DROP_EMPTY_PARAMS = Option.toggle("drop-empty-params")
-      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE)
-      .help("Opt-in rule: remove empty query pairs (&&) and parameters with an empty value (a=).");
-  public static final Option<Boolean> COLLAPSE_SLASHES = Option.toggle("collapse-slashes")
-      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE)
-      .help("Opt-in rule: collapse runs of '/' in paths (merges bucket//key with bucket/key).");
-  public static final Option<Integer> MAX_URL_BYTES = Option.integer("max-url-bytes", "N",
-          DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES)
-      .in(DECODE).forCommands(RUN, BOOTSTRAP, PROBE)
-      .defaultValue(Integer.toString(DecodeConfig.DEFAULT_MAX_URL_BYTES))
-      .help("Longer canonical URLs are dead letters (too_long).");
-  public static final Option<Boolean> ALLOW_CANONICALIZATION_CHANGE = Option.toggle("allow-canonicalization-change")
-      .in(DECODE).forCommands(RUN, PROBE)
-      .help("Restore state written with other canonicalization settings (logged as a warning; URLs seen"
-          + " before may be emitted once more) instead of refusing it.");
+  public static final Option<String> STRIP_PARAMS =
+      Option.of("strip-params", "[LIST]", Flags::stripParamsValue)
+          .in(DECODE)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .whenAlone("default")
+          .defaultValue(NONE)
+          .help(
+              "Opt-in rule: remove these query and path parameters (comma-separated names,"
+                  + " case-insensitive, '*' a wildcard: utm_*). Without a list, or 'default': "
+                  + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS)
+                  + ". 'none': keep all. An empty value is"
+                  + " refused."
+                  + " See docs/canonicalization.md for every rule.");
 
-  public static final Option<Integer> PARALLELISM = Option.integer("parallelism", "N", 1, FLINK_MAX_PARALLELISM)
-      .in(RUNTIME).forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
-      .describedDefault("cluster default (embedded: CPU cores, at most " + EMBEDDED_MAX_PARALLELISM + ")")
-      .help("Operator parallelism.");
-  public static final Option<StateBackend> STATE_BACKEND = Option.choice("state-backend", StateBackend.class)
-      .in(RUNTIME).forCommands(RUN, BOOTSTRAP).defaultValue("hashmap")
-      .help("hashmap: state on the heap; rocksdb: on local disk, incremental checkpoints.");
-  public static final Option<String> CHECKPOINT_DIR = Option.nonEmpty("checkpoint-dir", "URI").in(RUNTIME)
-      .help("Checkpoint storage, e.g. file:///var/urldedup/ckpt or s3://...; without it the"
-          + " cluster's setting (./urldedup: a private directory in $TMPDIR, removed at exit).");
-  public static final Option<Duration> CHECKPOINT_INTERVAL = Option.duration("checkpoint-interval",
-          Duration.ofMillis(10), Duration.ofDays(365), "at least 10ms, e.g. 500ms, 10s, 1min")
-      .in(RUNTIME)
-      .describedDefault(DEFAULT_CHECKPOINT_INTERVAL + " (embedded: off unless this or --checkpoint-dir is given)")
-      .help("Exactly-once output becomes visible at checkpoints, so this is the output latency.");
+  public static final Option<Boolean> STRIP_WWW =
+      Option.toggle("strip-www")
+          .in(DECODE)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .help(
+              "Opt-in rule: drop a leading 'www.' from hosts (while a registrable domain remains).");
+  public static final Option<Boolean> SORT_PARAMS =
+      Option.toggle("sort-params")
+          .in(DECODE)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .help(
+              "Opt-in rule: sort query parameters by name (stable). Merges ?b=2&a=1 with ?a=1&b=2.");
+  public static final Option<Boolean> DROP_EMPTY_PARAMS =
+      Option.toggle("drop-empty-params")
+          .in(DECODE)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .help(
+              "Opt-in rule: remove empty query pairs (&&) and parameters with an empty value (a=).");
+  public static final Option<Boolean> COLLAPSE_SLASHES =
+      Option.toggle("collapse-slashes")
+          .in(DECODE)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .help("Opt-in rule: collapse runs of '/' in paths (merges bucket//key with bucket/key).");
+  public static final Option<Integer> MAX_URL_BYTES =
+      Option.integer(
+              "max-url-bytes", "N", DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES)
+          .in(DECODE)
+          .forCommands(RUN, BOOTSTRAP, PROBE)
+          .defaultValue(Integer.toString(DecodeConfig.DEFAULT_MAX_URL_BYTES))
+          .help("Longer canonical URLs are dead letters (too_long).");
+  public static final Option<Boolean> ALLOW_CANONICALIZATION_CHANGE =
+      Option.toggle("allow-canonicalization-change")
+          .in(DECODE)
+          .forCommands(RUN, PROBE)
+          .help(
+              "Restore state written with other canonicalization settings (logged as a warning; URLs seen"
+                  + " before may be emitted once more) instead of refusing it.");
+
+  public static final Option<Integer> PARALLELISM =
+      Option.integer("parallelism", "N", 1, FLINK_MAX_PARALLELISM)
+          .in(RUNTIME)
+          .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
+          .describedDefault(
+              "cluster default (embedded: CPU cores, at most " + EMBEDDED_MAX_PARALLELISM + ")")
+          .help("Operator parallelism.");
+  public static final Option<StateBackend> STATE_BACKEND =
+      Option.choice("state-backend", StateBackend.class)
+          .in(RUNTIME)
+          .forCommands(RUN, BOOTSTRAP)
+          .defaultValue("hashmap")
+          .help("hashmap: state on the heap; rocksdb: on local disk, incremental checkpoints.");
+  public static final Option<String> CHECKPOINT_DIR =
+      Option.nonEmpty("checkpoint-dir", "URI")
+          .in(RUNTIME)
+          .help(
+              "Checkpoint storage, e.g. file:///var/urldedup/ckpt or s3://...; without it the"
+                  + " cluster's setting (./urldedup: a private directory in $TMPDIR, removed at exit).");
+  public static final Option<Duration> CHECKPOINT_INTERVAL =
+      Option.duration(
+              "checkpoint-interval",
+              Duration.ofMillis(10),
+              Duration.ofDays(365),
+              "at least 10ms, e.g. 500ms, 10s, 1min")
+          .in(RUNTIME)
+          .describedDefault(
+              DEFAULT_CHECKPOINT_INTERVAL
+                  + " (embedded: off unless this or --checkpoint-dir is given)")
+          .help(
+              "Exactly-once output becomes visible at checkpoints, so this is the output latency.");
+
   /** {@code --cache-memory auto}: sized when each dedup subtask opens ({@link PageCacheSizing}). */
   static final long AUTO_CACHE_MEMORY = 0;
-  public static final Option<Long> CACHE_MEMORY = Option.sizeOr("auto", AUTO_CACHE_MEMORY, "cache-memory", 4096,
-          "at least 4k (one page), e.g. 8m")
-      .in(RUNTIME).defaultValue("auto")
-      .help("Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints. auto:"
-          + " the whole filter of the subtask's shards (stable --memory, scalable --max-memory), at most "
-          + Math.round(PageCacheSizing.HEAP_SHARE * 100) + "% of the TaskManager heap over its slots"
-          + " (at least " + (PageCacheSizing.MIN_BUDGET_BYTES >> 20) + "m).");
+
+  public static final Option<Long> CACHE_MEMORY =
+      Option.sizeOr(
+              "auto", AUTO_CACHE_MEMORY, "cache-memory", 4096, "at least 4k (one page), e.g. 8m")
+          .in(RUNTIME)
+          .defaultValue("auto")
+          .help(
+              "Write-back cache of filter pages per subtask (4 KiB pages), flushed at checkpoints. auto:"
+                  + " the whole filter of the subtask's shards (stable --memory, scalable --max-memory), at most "
+                  + Math.round(PageCacheSizing.HEAP_SHARE * 100)
+                  + "% of the TaskManager heap over its slots"
+                  + " (at least "
+                  + (PageCacheSizing.MIN_BUDGET_BYTES >> 20)
+                  + "m).");
+
   /**
-   * {@code --materialize-every}'s default on RocksDB. A checkpoint then uploads on average
-   * F / N + 16 B x the interval's new URLs (F: the compacted filter) against about 1.4 F with N = 1.
+   * {@code --materialize-every}'s default on RocksDB. A checkpoint then uploads on average F / N +
+   * 16 B x the interval's new URLs (F: the compacted filter) against about 1.4 F with N = 1.
    * Measured at 10^8 URLs and 10^5 new URLs/s (docs/scale/README.md): N = 1 433 MB, N = 10 46.5 MB
    * (9.3x), N = 16 34.1 MB over a cycle (12.7x); 10x there needs N >= 12, and 16 keeps a restore's
    * replay at 16 intervals of inserts (plan prints both for a given --rate). On the heap backend
@@ -271,51 +451,116 @@ public final class Flags {
    * cost 0.34 us per record at 10^7 (docs/scale/README.md): there the default is 1.
    */
   static final int DEFAULT_MATERIALIZE_EVERY = 16;
-  public static final Option<Integer> MATERIALIZE_EVERY = Option.integer("materialize-every", "N", 1,
-          DedupSettings.MAX_MATERIALIZE_EVERY)
-      .in(RUNTIME).describedDefault(DEFAULT_MATERIALIZE_EVERY + " with --state-backend rocksdb, 1 with hashmap")
-      .help("Every N-th checkpoint writes the filter pages each shard changed; the others write only"
-          + " the inserts since (16 B per new URL), replayed on restore (at most N intervals of them)."
-          + " 1: pages at every checkpoint, the state layout of earlier builds (which refuse state"
-          + " written with N > 1). Only RocksDB's incremental checkpoints get smaller; the heap"
-          + " backend's are full snapshots.");
-  public static final Option<String> JOB_NAME = Option.nonEmpty("job-name", "NAME").in(RUNTIME)
-      .forCommands(RUN, BOOTSTRAP)
-      .defaultValue("urldedup").help("Flink job name.");
-  public static final Option<String> CONFIG = Option.string("config", "FILE").in(RUNTIME)
-      .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
-      .help("key=value lines with the same keys as the flags (no --); flags override the file. One file"
-          + " can serve several commands: each reads the keys it takes and ignores the others.");
-  public static final Option<Boolean> VERBOSE = Option.toggle("verbose").in(RUNTIME)
-      .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
-      .help("Show Flink's and Kafka's warnings on stderr too, and an error's stack trace (by default:"
-          + " urldedup's own warnings, and an error as one line).");
 
-  public static final Option<String> STATE = Option.nonEmpty("state", "DIR").in(STATE_OPS)
-      .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
-      .help("run (embedded): restore from the savepoint in DIR if there is one, and save one there at the"
-          + " end of input and on Ctrl-C. bootstrap: write the savepoint there. inspect, probe: read the"
-          + " newest savepoint or retained checkpoint in DIR (or DIR itself).");
-  public static final Option<Boolean> JSON = Option.toggle("json").in(STATE_OPS).forCommands(INSPECT, PLAN)
-      .help("inspect, plan: print one JSON document instead of the text report.");
+  public static final Option<Integer> MATERIALIZE_EVERY =
+      Option.integer("materialize-every", "N", 1, DedupSettings.MAX_MATERIALIZE_EVERY)
+          .in(RUNTIME)
+          .describedDefault(
+              DEFAULT_MATERIALIZE_EVERY + " with --state-backend rocksdb, 1 with hashmap")
+          .help(
+              "Every N-th checkpoint writes the filter pages each shard changed; the others write only"
+                  + " the inserts since (16 B per new URL), replayed on restore (at most N intervals of them)."
+                  + " 1: pages at every checkpoint, the state layout of earlier builds (which refuse state"
+                  + " written with N > 1). Only RocksDB's incremental checkpoints get smaller; the heap"
+                  + " backend's are full snapshots.");
+  public static final Option<String> JOB_NAME =
+      Option.nonEmpty("job-name", "NAME")
+          .in(RUNTIME)
+          .forCommands(RUN, BOOTSTRAP)
+          .defaultValue("urldedup")
+          .help("Flink job name.");
+  public static final Option<String> CONFIG =
+      Option.string("config", "FILE")
+          .in(RUNTIME)
+          .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
+          .help(
+              "key=value lines with the same keys as the flags (no --); flags override the file. One file"
+                  + " can serve several commands: each reads the keys it takes and ignores the others.");
+  public static final Option<Boolean> VERBOSE =
+      Option.toggle("verbose")
+          .in(RUNTIME)
+          .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
+          .help(
+              "Show Flink's and Kafka's warnings on stderr too, and an error's stack trace (by default:"
+                  + " urldedup's own warnings, and an error as one line).");
+
+  public static final Option<String> STATE =
+      Option.nonEmpty("state", "DIR")
+          .in(STATE_OPS)
+          .forCommands(RUN, BOOTSTRAP, INSPECT, PROBE)
+          .help(
+              "run (embedded): restore from the savepoint in DIR if there is one, and save one there at the"
+                  + " end of input and on Ctrl-C. bootstrap: write the savepoint there. inspect, probe: read the"
+                  + " newest savepoint or retained checkpoint in DIR (or DIR itself).");
+  public static final Option<Boolean> JSON =
+      Option.toggle("json")
+          .in(STATE_OPS)
+          .forCommands(INSPECT, PLAN)
+          .help("inspect, plan: print one JSON document instead of the text report.");
 
   /** Every flag, in {@code --help} order. */
-  static final List<Option<?>> OPTIONS = List.of(
-      INPUT, OUTPUT, DLQ,
-      BOOTSTRAP_SERVERS, INPUT_TOPIC, OUTPUT_TOPIC, DLQ_TOPIC, GROUP_ID, KAFKA_PROPERTIES, STARTING_OFFSETS,
-      TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT,
-      FILTER_KIND, FPR, MEMORY, CELL_BITS, CAPACITY, GROWTH, TIGHTENING, MAX_MEMORY,
-      WINDOW, WINDOW_URLS, GENERATIONS, RATE, TIME, MAX_OUT_OF_ORDERNESS, SHARDS, HASH_SEED,
-      FORMAT, KEY, STRIP_PARAMS, STRIP_WWW, SORT_PARAMS, DROP_EMPTY_PARAMS, COLLAPSE_SLASHES,
-      MAX_URL_BYTES, ALLOW_CANONICALIZATION_CHANGE,
-      PARALLELISM, STATE_BACKEND, CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CACHE_MEMORY, MATERIALIZE_EVERY, JOB_NAME,
-      CONFIG, VERBOSE,
-      STATE, JSON);
+  static final List<Option<?>> OPTIONS =
+      List.of(
+          INPUT,
+          OUTPUT,
+          DLQ,
+          BOOTSTRAP_SERVERS,
+          INPUT_TOPIC,
+          OUTPUT_TOPIC,
+          DLQ_TOPIC,
+          GROUP_ID,
+          KAFKA_PROPERTIES,
+          STARTING_OFFSETS,
+          TRANSACTIONAL_ID_PREFIX,
+          TRANSACTION_TIMEOUT,
+          FILTER_KIND,
+          FPR,
+          MEMORY,
+          CELL_BITS,
+          CAPACITY,
+          GROWTH,
+          TIGHTENING,
+          MAX_MEMORY,
+          WINDOW,
+          WINDOW_URLS,
+          GENERATIONS,
+          RATE,
+          TIME,
+          MAX_OUT_OF_ORDERNESS,
+          SHARDS,
+          HASH_SEED,
+          FORMAT,
+          KEY,
+          STRIP_PARAMS,
+          STRIP_WWW,
+          SORT_PARAMS,
+          DROP_EMPTY_PARAMS,
+          COLLAPSE_SLASHES,
+          MAX_URL_BYTES,
+          ALLOW_CANONICALIZATION_CHANGE,
+          PARALLELISM,
+          STATE_BACKEND,
+          CHECKPOINT_DIR,
+          CHECKPOINT_INTERVAL,
+          CACHE_MEMORY,
+          MATERIALIZE_EVERY,
+          JOB_NAME,
+          CONFIG,
+          VERBOSE,
+          STATE,
+          JSON);
 
   /** Giving any of these selects Kafka mode. */
-  static final List<Option<?>> KAFKA_OPTIONS = List.of(
-      BOOTSTRAP_SERVERS, INPUT_TOPIC, OUTPUT_TOPIC, DLQ_TOPIC, GROUP_ID, KAFKA_PROPERTIES, STARTING_OFFSETS,
-      TRANSACTIONAL_ID_PREFIX);
+  static final List<Option<?>> KAFKA_OPTIONS =
+      List.of(
+          BOOTSTRAP_SERVERS,
+          INPUT_TOPIC,
+          OUTPUT_TOPIC,
+          DLQ_TOPIC,
+          GROUP_ID,
+          KAFKA_PROPERTIES,
+          STARTING_OFFSETS,
+          TRANSACTIONAL_ID_PREFIX);
 
   private static final Map<String, Option<?>> BY_NAME = new LinkedHashMap<>();
 
@@ -348,12 +593,18 @@ public final class Flags {
     return String.join(", ", flags);
   }
 
-  /** {@code --strip-params}: empty is refused (see {@link #STRIP_PARAMS}); {@link DecodeConfig} checks the list. */
+  /**
+   * {@code --strip-params}: empty is refused (see {@link #STRIP_PARAMS}); {@link DecodeConfig}
+   * checks the list.
+   */
   private static String stripParamsValue(String flag, String value) {
     if (value.strip().isEmpty()) {
-      throw new ConfigException(flag + ": an empty value is not accepted (an unset shell variable?); accepted: a"
-          + " comma-separated list of parameter names ('*' a wildcard), 'default' ("
-          + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS) + "), 'none', or the flag alone (= default)");
+      throw new ConfigException(
+          flag
+              + ": an empty value is not accepted (an unset shell variable?); accepted: a"
+              + " comma-separated list of parameter names ('*' a wildcard), 'default' ("
+              + String.join(", ", DecodeConfig.DEFAULT_STRIP_PARAMS)
+              + "), 'none', or the flag alone (= default)");
     }
     return value.strip();
   }
@@ -367,8 +618,10 @@ public final class Flags {
       }
       return Long.parseLong(s);
     } catch (NumberFormatException e) {
-      throw new ConfigException(flag + ": the value is not accepted;"
-          + " accepted: a 64-bit integer, decimal or 0x hex (the value is not shown: it is secret)");
+      throw new ConfigException(
+          flag
+              + ": the value is not accepted;"
+              + " accepted: a 64-bit integer, decimal or 0x hex (the value is not shown: it is secret)");
     }
   }
 }

@@ -57,12 +57,14 @@ final class HoldAtEndSource<T, S extends SourceSplit, E> implements Source<T, S,
   }
 
   @Override
-  public SplitEnumerator<S, E> createEnumerator(SplitEnumeratorContext<S> context) throws Exception {
+  public SplitEnumerator<S, E> createEnumerator(SplitEnumeratorContext<S> context)
+      throws Exception {
     return delegate.createEnumerator(context);
   }
 
   @Override
-  public SplitEnumerator<S, E> restoreEnumerator(SplitEnumeratorContext<S> context, E checkpoint) throws Exception {
+  public SplitEnumerator<S, E> restoreEnumerator(SplitEnumeratorContext<S> context, E checkpoint)
+      throws Exception {
     return delegate.restoreEnumerator(context, checkpoint);
   }
 

@@ -29,14 +29,27 @@ import org.apache.flink.annotation.VisibleForTesting;
  */
 public final class JobConfig {
 
-  public enum Mode { EMBEDDED, KAFKA }
+  public enum Mode {
+    EMBEDDED,
+    KAFKA
+  }
 
-  public enum StartingOffsets { EARLIEST, LATEST, COMMITTED }
+  public enum StartingOffsets {
+    EARLIEST,
+    LATEST,
+    COMMITTED
+  }
 
-  public enum StateBackend { HASHMAP, ROCKSDB }
+  public enum StateBackend {
+    HASHMAP,
+    ROCKSDB
+  }
 
   /** How an aged filter's time window reads time. */
-  public enum TimeMode { EVENT, PROCESSING }
+  public enum TimeMode {
+    EVENT,
+    PROCESSING
+  }
 
   /** The seed used when none is given; public, so a warning says to set one. */
   static final long DEFAULT_SEED = 0x75726c6465647570L;
@@ -44,7 +57,10 @@ public final class JobConfig {
   // ---- the parsed settings ----
   private final Map<Option<?>, Object> values = new HashMap<>();
   private final Set<Option<?>> given = new HashSet<>();
-  /** The config file line ({@code FILE:LINE}) of each flag given there and not on the command line. */
+
+  /**
+   * The config file line ({@code FILE:LINE}) of each flag given there and not on the command line.
+   */
   private final Map<Option<?>, String> origin = new HashMap<>();
 
   /** The command these flags are for. */
@@ -66,48 +82,52 @@ public final class JobConfig {
   public final FilterSpec.Kind filter;
   final double fpr;
   public final long memoryBytes;
-  @VisibleForTesting
-  final int cellBits;
+  @VisibleForTesting final int cellBits;
   final long capacity;
-  @VisibleForTesting
-  final int growth;
+  @VisibleForTesting final int growth;
   final double tightening;
   final long maxMemoryBytes;
+
   /** Aged: null / 0 when not given. */
   final Duration window;
+
   final long windowUrls;
-  @VisibleForTesting
-  final int generations;
+  @VisibleForTesting final int generations;
   public final double rate;
   final TimeMode time;
   public final Duration maxOutOfOrderness;
   public final int shards;
+
   /** Secret: never log it, never put it into Flink's configuration or global job parameters. */
   final long hashSeed;
+
   public final boolean defaultSeed;
   final DecodeConfig.Format format;
-  @VisibleForTesting
-  final DecodeConfig.KeyMode key;
+  @VisibleForTesting final DecodeConfig.KeyMode key;
+
   /** Parameters to strip; empty = none; null never. */
-  @VisibleForTesting
-  final List<String> stripParams;
-  @VisibleForTesting
-  final boolean stripWww;
-  @VisibleForTesting
-  final int maxUrlBytes;
+  @VisibleForTesting final List<String> stripParams;
+
+  @VisibleForTesting final boolean stripWww;
+  @VisibleForTesting final int maxUrlBytes;
   public final boolean allowCanonicalizationChange;
+
   /** 0 = not set. */
   public final int parallelism;
+
   public final StateBackend stateBackend;
   public final String checkpointDir;
+
   /** null = checkpointing off (embedded mode without the flag). */
   public final Duration checkpointInterval;
+
   public final long cacheMemoryBytes;
   public final int materializeEvery;
   public final String jobName;
 
   /** Built once from the flags, validated by their own constructors. */
   private final FilterSpec filterSpec;
+
   private final DecodeConfig decodeConfig;
 
   /** {@code run}'s flags (after the command word) with the process environment. */
@@ -131,7 +151,8 @@ public final class JobConfig {
     return new JobConfig(command, given.values(), given.origins(), env);
   }
 
-  private JobConfig(Command command, Map<String, String> v, Map<String, String> where, Map<String, String> env) {
+  private JobConfig(
+      Command command, Map<String, String> v, Map<String, String> where, Map<String, String> env) {
     this.command = command;
     for (Option<?> o : Flags.OPTIONS) {
       String raw = v.get(o.name());
@@ -159,7 +180,8 @@ public final class JobConfig {
     outputTopic = get(Flags.OUTPUT_TOPIC);
     dlqTopic = get(Flags.DLQ_TOPIC);
     groupId = get(Flags.GROUP_ID);
-    kafkaPropertiesFile = isSet(Flags.KAFKA_PROPERTIES) ? Path.of(get(Flags.KAFKA_PROPERTIES)) : null;
+    kafkaPropertiesFile =
+        isSet(Flags.KAFKA_PROPERTIES) ? Path.of(get(Flags.KAFKA_PROPERTIES)) : null;
     startingOffsets = get(Flags.STARTING_OFFSETS);
     transactionalIdPrefix = get(Flags.TRANSACTIONAL_ID_PREFIX);
     transactionTimeout = get(Flags.TRANSACTION_TIMEOUT);
@@ -177,7 +199,10 @@ public final class JobConfig {
     windowUrls = isSet(Flags.WINDOW_URLS) ? get(Flags.WINDOW_URLS) : 0;
     generations = isSet(Flags.GENERATIONS) ? get(Flags.GENERATIONS) : 0;
     rate = isSet(Flags.RATE) ? get(Flags.RATE) : 0;
-    time = isSet(Flags.TIME) ? get(Flags.TIME) : mode == Mode.KAFKA ? TimeMode.EVENT : TimeMode.PROCESSING;
+    time =
+        isSet(Flags.TIME)
+            ? get(Flags.TIME)
+            : mode == Mode.KAFKA ? TimeMode.EVENT : TimeMode.PROCESSING;
     maxOutOfOrderness = get(Flags.MAX_OUT_OF_ORDERNESS);
 
     if (isSet(Flags.HASH_SEED)) {
@@ -201,12 +226,14 @@ public final class JobConfig {
     if (isSet(Flags.CHECKPOINT_INTERVAL)) {
       checkpointInterval = get(Flags.CHECKPOINT_INTERVAL);
     } else {
-      checkpointInterval = mode == Mode.KAFKA || checkpointDir != null
-          ? Flags.defaultCheckpointInterval() : null;
+      checkpointInterval =
+          mode == Mode.KAFKA || checkpointDir != null ? Flags.defaultCheckpointInterval() : null;
     }
     cacheMemoryBytes = get(Flags.CACHE_MEMORY);
-    materializeEvery = isSet(Flags.MATERIALIZE_EVERY) ? get(Flags.MATERIALIZE_EVERY)
-        : stateBackend == StateBackend.ROCKSDB ? Flags.DEFAULT_MATERIALIZE_EVERY : 1;
+    materializeEvery =
+        isSet(Flags.MATERIALIZE_EVERY)
+            ? get(Flags.MATERIALIZE_EVERY)
+            : stateBackend == StateBackend.ROCKSDB ? Flags.DEFAULT_MATERIALIZE_EVERY : 1;
     jobName = get(Flags.JOB_NAME);
 
     // before FilterSpec and DecodeConfig check their own values, whose messages would give
@@ -217,7 +244,9 @@ public final class JobConfig {
     stripParams = decodeConfig.stripParams();
   }
 
-  /** The parsed value of {@code option}: as given, else its parsed default (null if it has none). */
+  /**
+   * The parsed value of {@code option}: as given, else its parsed default (null if it has none).
+   */
   @SuppressWarnings("unchecked")
   public <T> T get(Option<T> option) {
     return (T) values.get(option);
@@ -228,7 +257,9 @@ public final class JobConfig {
     return given.contains(option);
   }
 
-  /** The config file line ({@code FILE:LINE}) {@code option} came from; null if not from the file. */
+  /**
+   * The config file line ({@code FILE:LINE}) {@code option} came from; null if not from the file.
+   */
   String origin(Option<?> option) {
     return origin.get(option);
   }
@@ -244,7 +275,8 @@ public final class JobConfig {
             ? FilterSpec.agedTime(fpr, window.toMillis(), generations, rate / shards)
             : FilterSpec.agedCount(fpr, (windowUrls + shards - 1) / shards, generations);
       }
-      return FilterSpec.scalable(fpr, Math.max(1, capacity / shards), growth, tightening, maxMemoryBytes / shards);
+      return FilterSpec.scalable(
+          fpr, Math.max(1, capacity / shards), growth, tightening, maxMemoryBytes / shards);
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
@@ -271,7 +303,9 @@ public final class JobConfig {
 
   // ---- derived settings ----
 
-  /** The filter each shard gets: the totals divided by the shard count; built and validated once. */
+  /**
+   * The filter each shard gets: the totals divided by the shard count; built and validated once.
+   */
   public FilterSpec perShardSpec() {
     return filterSpec;
   }
@@ -281,11 +315,15 @@ public final class JobConfig {
     if (filter != FilterSpec.Kind.AGED || window == null) {
       return null;
     }
-    return time == TimeMode.EVENT ? io.urldedup.operators.GenerationTime.eventTime(maxOutOfOrderness.toMillis())
+    return time == TimeMode.EVENT
+        ? io.urldedup.operators.GenerationTime.eventTime(maxOutOfOrderness.toMillis())
         : io.urldedup.operators.GenerationTime.processingTime();
   }
 
-  /** The decoder's settings (built once); carries the secret seed inside the operator, not in the job config. */
+  /**
+   * The decoder's settings (built once); carries the secret seed inside the operator, not in the
+   * job config.
+   */
   public DecodeConfig decodeConfig() {
     return decodeConfig;
   }
@@ -309,8 +347,14 @@ public final class JobConfig {
    */
   public DedupPipeline.Settings pipeline() {
     io.urldedup.operators.GenerationTime t = generationTime();
-    return new DedupPipeline.Settings(filterSpec, decodeConfig, cachePages(), allowCanonicalizationChange, t,
-        mode == Mode.EMBEDDED && t != null && t.event(), dedupSettings());
+    return new DedupPipeline.Settings(
+        filterSpec,
+        decodeConfig,
+        cachePages(),
+        allowCanonicalizationChange,
+        t,
+        mode == Mode.EMBEDDED && t != null && t.event(),
+        dedupSettings());
   }
 
   /** So that savepoints can be rescaled up to the shard count (and at least Flink's usual 128). */
@@ -326,10 +370,28 @@ public final class JobConfig {
   @Override
   public String toString() {
     // No seed, no Kafka property values.
-    return "JobConfig{mode=" + mode + ", filter=" + filter + ", shards=" + shards
-        + ", inputTopics=" + inputTopics + ", outputTopic=" + outputTopic + ", dlqTopic=" + dlqTopic
-        + ", input=" + input + ", output=" + output + ", stateBackend=" + stateBackend
-        + ", checkpointInterval=" + checkpointInterval + ", defaultSeed=" + defaultSeed
+    return "JobConfig{mode="
+        + mode
+        + ", filter="
+        + filter
+        + ", shards="
+        + shards
+        + ", inputTopics="
+        + inputTopics
+        + ", outputTopic="
+        + outputTopic
+        + ", dlqTopic="
+        + dlqTopic
+        + ", input="
+        + input
+        + ", output="
+        + output
+        + ", stateBackend="
+        + stateBackend
+        + ", checkpointInterval="
+        + checkpointInterval
+        + ", defaultSeed="
+        + defaultSeed
         + "}";
   }
 }

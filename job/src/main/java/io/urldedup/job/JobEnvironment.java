@@ -5,12 +5,12 @@ import java.util.Locale;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
-import org.apache.flink.configuration.TaskManagerOptions;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 
@@ -29,7 +29,8 @@ public final class JobEnvironment {
     Configuration conf = new Configuration();
     // Key groups bound rescaling: fixed from the shard count, savepoints rescale up to it.
     conf.set(PipelineOptions.MAX_PARALLELISM, c.maxParallelism());
-    // every record type has its own serializer: fail at job build time rather than fall back to Kryo
+    // every record type has its own serializer: fail at job build time rather than fall back to
+    // Kryo
     conf.set(PipelineOptions.GENERIC_TYPES, false);
     // chained operators hand records on without a serializer copy: no operator keeps a record (or
     // its arrays) after emitting it, and the sinks serialize or write it at once
@@ -47,7 +48,8 @@ public final class JobEnvironment {
     if (c.checkpointDir != null) {
       conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, uri(c.checkpointDir));
       // a cancelled job can be restarted from its last checkpoint (-s <dir>/chk-N)
-      conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+      conf.set(
+          CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
           ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
     }
     if (c.mode == JobConfig.Mode.EMBEDDED) {
@@ -63,8 +65,8 @@ public final class JobEnvironment {
   }
 
   /**
-   * Binds a mini-cluster's REST endpoint, blob server and TaskManager to loopback: Flink's
-   * defaults listen on every interface. Used by the embedded mode and by the benchmarks.
+   * Binds a mini-cluster's REST endpoint, blob server and TaskManager to loopback: Flink's defaults
+   * listen on every interface. Used by the embedded mode and by the benchmarks.
    */
   public static void onLoopback(Configuration conf) {
     conf.set(RestOptions.BIND_ADDRESS, LOOPBACK);

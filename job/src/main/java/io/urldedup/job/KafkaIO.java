@@ -40,11 +40,12 @@ public final class KafkaIO {
 
   /** The source builder, so tests can bound it; {@link #source} is what the job uses. */
   public static KafkaSourceBuilder<RawRecord> sourceBuilder(JobConfig c) {
-    OffsetsInitializer start = switch (c.startingOffsets) {
-      case EARLIEST -> OffsetsInitializer.earliest();
-      case LATEST -> OffsetsInitializer.latest();
-      case COMMITTED -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
-    };
+    OffsetsInitializer start =
+        switch (c.startingOffsets) {
+          case EARLIEST -> OffsetsInitializer.earliest();
+          case LATEST -> OffsetsInitializer.latest();
+          case COMMITTED -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+        };
     return KafkaSource.<RawRecord>builder()
         .setProperties(consumerProperties(c))
         .setBootstrapServers(c.bootstrapServers)
@@ -79,8 +80,8 @@ public final class KafkaIO {
    * --transactional-id-prefix} + {@code suffix}. Public for benchmark peers, which must write as
    * the job writes.
    */
-  public static <T> KafkaSink<T> exactlyOnceSink(JobConfig c, String suffix,
-      KafkaRecordSerializationSchema<T> serializer) {
+  public static <T> KafkaSink<T> exactlyOnceSink(
+      JobConfig c, String suffix, KafkaRecordSerializationSchema<T> serializer) {
     return KafkaSink.<T>builder()
         .setKafkaProducerConfig(producerProperties(c))
         .setBootstrapServers(c.bootstrapServers)
@@ -97,14 +98,21 @@ public final class KafkaIO {
       try (Reader r = Files.newBufferedReader(c.kafkaPropertiesFile, StandardCharsets.UTF_8)) {
         p.load(r);
       } catch (IOException e) {
-        throw new ConfigException("--kafka-properties: cannot read " + c.kafkaPropertiesFile
-            + " (" + e.getClass().getSimpleName() + ")");
+        throw new ConfigException(
+            "--kafka-properties: cannot read "
+                + c.kafkaPropertiesFile
+                + " ("
+                + e.getClass().getSimpleName()
+                + ")");
       }
     }
     for (String reserved : List.of("isolation.level", "enable.idempotence", "transactional.id")) {
       if (p.containsKey(reserved)) {
-        throw new ConfigException("--kafka-properties: '" + reserved + "' is set by urldedup"
-            + " (exactly-once needs it); accepted: client settings such as security.protocol, sasl.*, ssl.*");
+        throw new ConfigException(
+            "--kafka-properties: '"
+                + reserved
+                + "' is set by urldedup"
+                + " (exactly-once needs it); accepted: client settings such as security.protocol, sasl.*, ssl.*");
       }
     }
     return p;
@@ -155,14 +163,20 @@ public final class KafkaIO {
   }
 
   /**
-   * Keeps key, value and headers as the consumer's deserializer made them (no further copy) and
-   * the origin {@code topic-partition@offset} as its parts, formatted only for a dead letter.
+   * Keeps key, value and headers as the consumer's deserializer made them (no further copy) and the
+   * origin {@code topic-partition@offset} as its parts, formatted only for a dead letter.
    */
   static final class RawDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out) {
-      out.collect(RawRecord.fromKafka(r.key(), r.value(), toRecordHeaders(r.headers()),
-          r.topic(), r.partition(), r.offset()));
+      out.collect(
+          RawRecord.fromKafka(
+              r.key(),
+              r.value(),
+              toRecordHeaders(r.headers()),
+              r.topic(),
+              r.partition(),
+              r.offset()));
     }
 
     @Override
@@ -180,7 +194,8 @@ public final class KafkaIO {
     }
 
     @Override
-    public ProducerRecord<byte[], byte[]> serialize(UrlRecord r, KafkaSinkContext ctx, Long timestamp) {
+    public ProducerRecord<byte[], byte[]> serialize(
+        UrlRecord r, KafkaSinkContext ctx, Long timestamp) {
       return new ProducerRecord<>(topic, null, timestamp, r.key(), r.value, toKafka(r.headers));
     }
   }
@@ -194,7 +209,8 @@ public final class KafkaIO {
     }
 
     @Override
-    public ProducerRecord<byte[], byte[]> serialize(DeadLetter d, KafkaSinkContext ctx, Long timestamp) {
+    public ProducerRecord<byte[], byte[]> serialize(
+        DeadLetter d, KafkaSinkContext ctx, Long timestamp) {
       org.apache.kafka.common.header.internals.RecordHeaders h = toKafka(d.headers);
       if (h == null) {
         h = new org.apache.kafka.common.header.internals.RecordHeaders();

@@ -23,16 +23,16 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * The embedded mode's source: one local regular file (bounded, checkpointed as a byte offset, so a
  * run with checkpointing resumes where it was) or a stream ({@link #isStream}: stdin {@code -}, a
  * named pipe, {@code <(cmd)}, {@code /dev/stdin}; unbounded, read front to back as it arrives,
- * until its end or a stop signal: it cannot seek). One record per line ({@link LineReader}). What a line
- * becomes is the {@link LineHook}'s: by default a record with origin {@code name:line}.
+ * until its end or a stop signal: it cannot seek). One record per line ({@link LineReader}). What a
+ * line becomes is the {@link LineHook}'s: by default a record with origin {@code name:line}.
  *
  * <p>At source parallelism P a file of at least {@link #MIN_RANGE_BYTES} x 2 is read as up to P
  * byte ranges ({@link LineRanges}), one reader each, so reading and decoding scale with P. Order
  * then holds within a range only: like Kafka partitions, when a URL occurs in two ranges, which
  * occurrence is emitted depends on timing (exactly one is, up to the filter's error). At
- * parallelism 1, and for smaller files, one reader reads the file in order and the first
- * occurrence is the one emitted. The job gives the filters that decide by order one reader
- * ({@link UrlDedupJob#inOrder}).
+ * parallelism 1, and for smaller files, one reader reads the file in order and the first occurrence
+ * is the one emitted. The job gives the filters that decide by order one reader ({@link
+ * UrlDedupJob#inOrder}).
  */
 public final class LineFileSource
     implements Source<RawRecord, LineSplit, Collection<LineSplit>>, ResultTypeQueryable<RawRecord> {
@@ -44,6 +44,7 @@ public final class LineFileSource
   private final String name;
   private final LineHook hook;
   private final long minRangeBytes;
+
   /** This source's run, for {@link #linesRead}. */
   private final String run = UUID.randomUUID().toString();
 
@@ -59,7 +60,9 @@ public final class LineFileSource
     this(path, name, hook, MIN_RANGE_BYTES);
   }
 
-  /** @param minRangeBytes the smallest byte range read by a reader of its own (tests) */
+  /**
+   * @param minRangeBytes the smallest byte range read by a reader of its own (tests)
+   */
   LineFileSource(String path, String name, LineHook hook, long minRangeBytes) {
     this.path = path;
     this.name = name;
@@ -69,8 +72,8 @@ public final class LineFileSource
 
   /**
    * stdin ({@code -}), or a path that exists and is neither a regular file nor a directory (a named
-   * pipe, a character device, {@code /dev/fd/N} of a pipe): read once as a stream, no seek, no
-   * byte ranges. A path that does not exist is a file (reading it names what is wrong).
+   * pipe, a character device, {@code /dev/fd/N} of a pipe): read once as a stream, no seek, no byte
+   * ranges. A path that does not exist is a file (reading it names what is wrong).
    */
   static boolean isStream(String path) {
     if (LineSplit.STDIN.equals(path)) {
@@ -183,7 +186,8 @@ public final class LineFileSource
   }
 
   /** Version 2: count (int), then the splits as {@link SplitSerializer} writes them (1: its v1). */
-  static final class CheckpointSerializer implements SimpleVersionedSerializer<Collection<LineSplit>> {
+  static final class CheckpointSerializer
+      implements SimpleVersionedSerializer<Collection<LineSplit>> {
     @Override
     public int getVersion() {
       return 2;
@@ -202,7 +206,8 @@ public final class LineFileSource
     @Override
     public Collection<LineSplit> deserialize(int version, byte[] bytes) throws IOException {
       if (version != 1 && version != 2) {
-        throw new IOException("unknown line source checkpoint version " + version + " (this build reads 1, 2)");
+        throw new IOException(
+            "unknown line source checkpoint version " + version + " (this build reads 1, 2)");
       }
       DataInputDeserializer in = new DataInputDeserializer(bytes);
       int n = in.readInt();

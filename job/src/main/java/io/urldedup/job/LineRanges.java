@@ -10,10 +10,10 @@ import java.util.List;
 
 /**
  * Cuts a file into byte ranges for parallel readers, each starting right after a line end (as
- * {@link LineReader} ends lines: {@code \n}, {@code \r\n}, a lone {@code \r}), each with the
- * number of lines before it, so every record keeps its {@code name:line} origin. One sequential
- * count of line ends up to the last cut (a byte loop over a 1 MiB buffer: about a second per GB),
- * done once when the job starts, not on restore (the ranges are in the checkpoint).
+ * {@link LineReader} ends lines: {@code \n}, {@code \r\n}, a lone {@code \r}), each with the number
+ * of lines before it, so every record keeps its {@code name:line} origin. One sequential count of
+ * line ends up to the last cut (a byte loop over a 1 MiB buffer: about a second per GB), done once
+ * when the job starts, not on restore (the ranges are in the checkpoint).
  *
  * <p>Ranges are about equal in bytes and at least {@code minBytes} long: a small file stays one
  * range, read in order.
@@ -28,7 +28,8 @@ final class LineRanges {
    * At most {@code parts} ranges of {@code path} covering it exactly, the last one to the end
    * ({@link LineSplit#TO_END}).
    */
-  static List<LineSplit> split(String path, String name, int parts, long minBytes) throws IOException {
+  static List<LineSplit> split(String path, String name, int parts, long minBytes)
+      throws IOException {
     try (FileChannel f = FileChannel.open(Path.of(path), StandardOpenOption.READ)) {
       long size = f.size();
       int n = (int) Math.max(1, Math.min(parts, size / Math.max(1, minBytes)));

@@ -8,12 +8,12 @@ import java.util.Arrays;
 
 /**
  * Splits a byte stream into lines, as raw bytes (the record value is byte-exact, as from Kafka),
- * through one 1 MiB buffer. {@code \n}, {@code \r} and {@code \r\n} each end a line (a lone
- * {@code \r} is a line end, as in old Mac files, so CR-only input is not one huge record). The
- * last line needs no terminator. A line over {@link #MAX_LINE_BYTES} is cut: its record holds
- * the first {@code MAX_LINE_BYTES + 1} bytes (so every decoder rejects it as {@code too_long}:
- * one dead letter, whose detail says "more than 1048576 bytes": the true length is not kept) and
- * reading resumes after its line end. Nothing is skipped without a record.
+ * through one 1 MiB buffer. {@code \n}, {@code \r} and {@code \r\n} each end a line (a lone {@code
+ * \r} is a line end, as in old Mac files, so CR-only input is not one huge record). The last line
+ * needs no terminator. A line over {@link #MAX_LINE_BYTES} is cut: its record holds the first
+ * {@code MAX_LINE_BYTES + 1} bytes (so every decoder rejects it as {@code too_long}: one dead
+ * letter, whose detail says "more than 1048576 bytes": the true length is not kept) and reading
+ * resumes after its line end. Nothing is skipped without a record.
  *
  * <p>{@link #offset()} and {@link #lines()} are the position after the last record returned: a
  * reader opened there ({@link #LineReader(InputStream, long, long, boolean, long, LineHook)})
@@ -23,29 +23,38 @@ final class LineReader {
 
   /** A record holds at most this + 1 bytes of a line ({@link RecordDecoder#CUT_BYTES}). */
   static final int MAX_LINE_BYTES = RecordDecoder.CUT_BYTES - 1;
+
   static final int BUFFER_BYTES = 1 << 20;
 
   private final InputStream in;
   private final LineHook hook;
   private final byte[] buf;
+
   /** Bytes still to read from {@code in} (a file's length at open bounds it). */
   private long remaining;
+
   private int pos;
   private int lim;
+
   /** Stream offset of {@code buf[0]}. */
   private long bufStart;
+
   private long lines;
+
   /** The last line ended with {@code \r}: a {@code \n} right after it belongs to that line end. */
   private boolean afterCr;
+
   private boolean eof;
+
   /** A line spanning buffers, up to {@code MAX_LINE_BYTES + 1} bytes. */
   private byte[] acc = new byte[0];
+
   private int accLen;
 
   /**
    * @param offset stream offset of the first byte {@code in} returns
-   * @param afterCr the byte before {@code offset} is a {@code \r} (a restore between {@code \r}
-   *     and {@code \n})
+   * @param afterCr the byte before {@code offset} is a {@code \r} (a restore between {@code \r} and
+   *     {@code \n})
    * @param limit bytes to read at most ({@code Long.MAX_VALUE}: to the end of the stream)
    */
   LineReader(InputStream in, long offset, long lines, boolean afterCr, long limit, LineHook hook) {
@@ -147,7 +156,9 @@ final class LineReader {
     return hook.record(b, off, len, lines++);
   }
 
-  /** Keeps at most {@code MAX_LINE_BYTES + 1} bytes of a line: the rest is dropped, the cut shows. */
+  /**
+   * Keeps at most {@code MAX_LINE_BYTES + 1} bytes of a line: the rest is dropped, the cut shows.
+   */
   private void append(byte[] b, int off, int len) {
     int n = Math.min(len, MAX_LINE_BYTES + 1 - accLen);
     if (n <= 0) {

@@ -17,9 +17,9 @@ import org.apache.flink.util.function.SerializableFunction;
  * after its record arrives, and at every checkpoint and the end of input.
  *
  * <p>A failed write fails the run and names the flag and the cause ({@code --output -: write
- * failed: Broken pipe}). stdout is written through its file descriptor, not {@code System.out}:
- * a {@code PrintStream} swallows write errors, so {@code > /dev/full} or a closed pipe would lose
- * the output silently.
+ * failed: Broken pipe}). stdout is written through its file descriptor, not {@code System.out}: a
+ * {@code PrintStream} swallows write errors, so {@code > /dev/full} or a closed pipe would lose the
+ * output silently.
  */
 public final class LineSink<T> implements Sink<T> {
 
@@ -27,8 +27,8 @@ public final class LineSink<T> implements Sink<T> {
   static final int BUFFER_BYTES = 1 << 16;
 
   /**
-   * One stream for the process's stdout, shared by the output and the dead letters ({@code -}
-   * for both): each writer hands over whole lines under its lock, so lines never interleave.
+   * One stream for the process's stdout, shared by the output and the dead letters ({@code -} for
+   * both): each writer hands over whole lines under its lock, so lines never interleave.
    */
   private static final OutputStream STDOUT = new FileOutputStream(FileDescriptor.out);
 
@@ -36,7 +36,9 @@ public final class LineSink<T> implements Sink<T> {
   private final String path;
   private final SerializableFunction<T, byte[]> format;
 
-  /** @param flag the flag that named the path, for error messages ({@code --output}) */
+  /**
+   * @param flag the flag that named the path, for error messages ({@code --output})
+   */
   public LineSink(String flag, String path, SerializableFunction<T, byte[]> format) {
     this.flag = flag;
     this.path = path;
@@ -65,7 +67,11 @@ public final class LineSink<T> implements Sink<T> {
     private boolean failed;
     private boolean closed;
 
-    Writer(String label, OutputStream out, boolean owned, SerializableFunction<T, byte[]> format,
+    Writer(
+        String label,
+        OutputStream out,
+        boolean owned,
+        SerializableFunction<T, byte[]> format,
         ProcessingTimeService time) {
       this.label = label;
       this.out = out;
@@ -92,12 +98,14 @@ public final class LineSink<T> implements Sink<T> {
       buf[len++] = '\n';
       if (!flushScheduled) {
         flushScheduled = true;
-        time.registerTimer(time.getCurrentProcessingTime() + FLUSH_MILLIS, t -> {
-          flushScheduled = false;
-          if (!closed) {
-            drain();
-          }
-        });
+        time.registerTimer(
+            time.getCurrentProcessingTime() + FLUSH_MILLIS,
+            t -> {
+              flushScheduled = false;
+              if (!closed) {
+                drain();
+              }
+            });
       }
     }
 

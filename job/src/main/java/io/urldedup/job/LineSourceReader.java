@@ -37,8 +37,10 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
 
   private final SourceReaderContext context;
   private final LineHook hook;
+
   /** The source's run token ({@link LinesRead}), or null: not recorded. */
   private final String run;
+
   private final Queue<LineSplit> splits = new ArrayDeque<>();
   private final Object lock = new Object();
   private CompletableFuture<Void> available = new CompletableFuture<>();
@@ -49,6 +51,7 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
   private FileChannel file;
   private LineReader lines;
   private StreamPump pump;
+
   /** A stream: records emitted (the pump's reader is ahead of the source by its queue). */
   private long streamLines;
 
@@ -103,7 +106,8 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
         context.sendSplitRequest();
       }
       return splits.isEmpty() && (noMoreSplits || stopped)
-          ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
+          ? InputStatus.END_OF_INPUT
+          : InputStatus.NOTHING_AVAILABLE;
     }
     output.collect(r);
     return InputStatus.MORE_AVAILABLE;
@@ -149,8 +153,10 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
     }
     if (LineFileSource.isStream(split.path)) {
       if (split.offset != 0 || split.lines != 0) {
-        throw new IOException(split.name + " cannot be re-read (a stream: stdin or a pipe): a run that reads a"
-            + " stream cannot be restored");
+        throw new IOException(
+            split.name
+                + " cannot be re-read (a stream: stdin or a pipe): a run that reads a"
+                + " stream cannot be restored");
       }
       streamLines = 0;
       pump = new StreamPump(split.path, hook, this::signal);
@@ -168,7 +174,9 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
     file.position(Math.min(split.offset, size));
     InputStream in = Channels.newInputStream(file);
     long end = Math.min(size, split.end);
-    lines = new LineReader(in, split.offset, split.lines, afterCr, Math.max(0, end - split.offset), hook);
+    lines =
+        new LineReader(
+            in, split.offset, split.lines, afterCr, Math.max(0, end - split.offset), hook);
   }
 
   private void finish(long count) throws IOException {
@@ -208,7 +216,10 @@ final class LineSourceReader implements SourceReader<RawRecord, LineSplit> {
   @Override
   public CompletableFuture<Void> isAvailable() {
     synchronized (lock) {
-      if (stopped || noMoreSplits || (current == null && !splits.isEmpty()) || (current != null && pump == null)
+      if (stopped
+          || noMoreSplits
+          || (current == null && !splits.isEmpty())
+          || (current != null && pump == null)
           || (pump != null && (pump.hasQueued() || pump.ended()))) {
         return AVAILABLE;
       }

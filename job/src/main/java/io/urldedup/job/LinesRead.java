@@ -26,13 +26,19 @@ final class LinesRead {
    */
   static void opened(String run, int index, long first) {
     RUNS.computeIfAbsent(run, r -> new ConcurrentHashMap<>())
-        .merge(index, new long[] {first, first}, (was, now) -> new long[] {Math.min(was[0], first), was[1]});
+        .merge(
+            index,
+            new long[] {first, first},
+            (was, now) -> new long[] {Math.min(was[0], first), was[1]});
   }
 
-  /** The reader of range {@code index} finished it (its end, or a stop signal) at line {@code end}. */
+  /**
+   * The reader of range {@code index} finished it (its end, or a stop signal) at line {@code end}.
+   */
   static void reached(String run, int index, long end) {
     RUNS.computeIfAbsent(run, r -> new ConcurrentHashMap<>())
-        .merge(index, new long[] {end, end}, (was, now) -> new long[] {was[0], Math.max(was[1], end)});
+        .merge(
+            index, new long[] {end, end}, (was, now) -> new long[] {was[0], Math.max(was[1], end)});
   }
 
   /** The spans read ({first, end}, none empty) in file order; forgets the run. */
@@ -59,7 +65,10 @@ final class LinesRead {
     if (spans.isEmpty() || (spans.size() == 1 && spans.get(0)[0] == 0)) {
       return "after " + in + " lines";
     }
-    StringBuilder b = new StringBuilder("after ").append(in).append(" lines, read as parallel byte ranges: lines ");
+    StringBuilder b =
+        new StringBuilder("after ")
+            .append(in)
+            .append(" lines, read as parallel byte ranges: lines ");
     for (int i = 0; i < spans.size(); i++) {
       b.append(i == 0 ? "" : ", ").append(spans.get(i)[0] + 1).append('-').append(spans.get(i)[1]);
     }

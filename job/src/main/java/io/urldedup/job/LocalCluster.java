@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,9 +55,10 @@ import org.apache.flink.streaming.api.operators.collect.CollectResultIterator;
  */
 final class LocalCluster implements AutoCloseable {
 
-  /** How long {@link #close} waits for a MiniCluster to shut down before removing its files anyway. */
+  /**
+   * How long {@link #close} waits for a MiniCluster to shut down before removing its files anyway.
+   */
   private static final long CLOSE_SECONDS = 30;
-
 
   private final Path dir;
   private final List<MiniCluster> clusters = new CopyOnWriteArrayList<>();
@@ -70,12 +72,12 @@ final class LocalCluster implements AutoCloseable {
 
   /** A new private directory (mode 700) under {@code java.io.tmpdir}, removed on exit. */
   static LocalCluster open() throws IOException {
-    LocalCluster c = new LocalCluster(Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")),
-        "urldedup-"));
+    LocalCluster c =
+        new LocalCluster(
+            Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "urldedup-"));
     Runtime.getRuntime().addShutdownHook(c.hook);
     return c;
   }
-
 
   /**
    * The environment the job runs in: a MiniCluster of this process bound to loopback, unless a
@@ -83,10 +85,13 @@ final class LocalCluster implements AutoCloseable {
    * a job that runs here or in the embedded mode; a job on a cluster keeps the cluster's.
    */
   StreamExecutionEnvironment environment(JobConfig c, Configuration conf) {
-    boolean here = StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
+    boolean here =
+        StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
     if ((here || c.mode == JobConfig.Mode.EMBEDDED) && c.checkpointDir == null) {
       conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.resolve("checkpoints").toUri().toString());
+      conf.set(
+          CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+          dir.resolve("checkpoints").toUri().toString());
     }
     if (here || c.mode == JobConfig.Mode.EMBEDDED) {
       // a short path: RocksDB's working directory names grow long (job, operator, uuid)
@@ -130,7 +135,7 @@ final class LocalCluster implements AutoCloseable {
     for (MiniCluster m : clusters) {
       try {
         m.closeAsync().get(CLOSE_SECONDS, TimeUnit.SECONDS);
-      } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+      } catch (TimeoutException | ExecutionException e) {
         // its files go below all the same
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -187,11 +192,16 @@ final class LocalCluster implements AutoCloseable {
 
     @Override
     public JobClient executeAsync(StreamGraph streamGraph) throws Exception {
-      JobClient client = LocalExecutor.createWithFactory(conf, config -> {
-        MiniCluster m = new MiniCluster(config);
-        clusters.add(m);
-        return m;
-      }).execute(streamGraph, (Configuration) getConfiguration(), getUserClassloader()).get();
+      JobClient client =
+          LocalExecutor.createWithFactory(
+                  conf,
+                  config -> {
+                    MiniCluster m = new MiniCluster(config);
+                    clusters.add(m);
+                    return m;
+                  })
+              .execute(streamGraph, (Configuration) getConfiguration(), getUserClassloader())
+              .get();
       collectIterators.forEach(it -> it.setJobClient(client));
       collectIterators.clear();
       return client;

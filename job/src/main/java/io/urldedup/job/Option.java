@@ -14,18 +14,18 @@ import org.apache.flink.util.TimeUtils;
 
 /**
  * One flag (also a {@code --config} file key), declared once, as Flink declares a {@code
- * ConfigOption}: its type (the parser's result), default, parser with the accepted range, and
- * help. Parsing, {@code --help}, the README flag list and the manifest test all read these
- * declarations, so none of them can drift from the others.
+ * ConfigOption}: its type (the parser's result), default, parser with the accepted range, and help.
+ * Parsing, {@code --help}, the README flag list and the manifest test all read these declarations,
+ * so none of them can drift from the others.
  *
  * <p>The default is given as the text a user would type ({@code "128m"}), parsed by the same
  * parser, and shown as is in {@code --help}; a default that depends on other flags is only
  * described ({@link #describedDefault}) and computed where the option is read.
  *
- * <p>An option also declares where it applies: the {@link Command}s that take it ({@link #forCommands},
- * {@code run} and so {@code plan} if not declared) and the filter kinds it belongs to ({@link
- * #forFilters}, all if not declared). A flag given where it does not apply is refused, never
- * ignored.
+ * <p>An option also declares where it applies: the {@link Command}s that take it ({@link
+ * #forCommands}, {@code run} and so {@code plan} if not declared) and the filter kinds it belongs
+ * to ({@link #forFilters}, all if not declared). A flag given where it does not apply is refused,
+ * never ignored.
  *
  * <p>Declarations configure an option once, in a static initializer; it is immutable after that.
  *
@@ -33,7 +33,9 @@ import org.apache.flink.util.TimeUtils;
  */
 public final class Option<T> {
 
-  /** Parses one value; throws {@link ConfigException} naming {@code flag} and the accepted values. */
+  /**
+   * Parses one value; throws {@link ConfigException} naming {@code flag} and the accepted values.
+   */
   @FunctionalInterface
   public interface Parser<T> {
     T parse(String flag, String value);
@@ -69,64 +71,89 @@ public final class Option<T> {
 
   /** A non-blank string, stripped. */
   public static Option<String> nonEmpty(String name, String arg) {
-    return of(name, arg, (flag, v) -> {
-      if (v == null || v.strip().isEmpty()) {
-        throw new ConfigException(flag + " needs a non-empty value");
-      }
-      return v.strip();
-    });
+    return of(
+        name,
+        arg,
+        (flag, v) -> {
+          if (v == null || v.strip().isEmpty()) {
+            throw new ConfigException(flag + " needs a non-empty value");
+          }
+          return v.strip();
+        });
   }
 
-  /** A switch: given alone it is on; {@code --x=false} (or {@code x=off} in a file) turns it off. */
+  /**
+   * A switch: given alone it is on; {@code --x=false} (or {@code x=off} in a file) turns it off.
+   */
   public static Option<Boolean> toggle(String name) {
     return new Option<>(name, Option::bool, null).defaultValue("off");
   }
 
   public static Option<Integer> integer(String name, String arg, int min, int max) {
-    return of(name, arg, (flag, v) -> {
-      long n = parseLong(flag, v, "an integer from " + min + " to " + max);
-      if (n < min || n > max) {
-        throw new ConfigException(flag + ": " + v + " is out of range; accepted: an integer from " + min + " to " + max);
-      }
-      return (int) n;
-    });
+    return of(
+        name,
+        arg,
+        (flag, v) -> {
+          long n = parseLong(flag, v, "an integer from " + min + " to " + max);
+          if (n < min || n > max) {
+            throw new ConfigException(
+                flag
+                    + ": "
+                    + v
+                    + " is out of range; accepted: an integer from "
+                    + min
+                    + " to "
+                    + max);
+          }
+          return (int) n;
+        });
   }
 
   public static Option<Long> atLeast(String name, String arg, long min) {
-    return of(name, arg, (flag, v) -> {
-      long n = parseLong(flag, v, "an integer >= " + min);
-      if (n < min) {
-        throw new ConfigException(flag + ": " + v + " is out of range; accepted: an integer >= " + min);
-      }
-      return n;
-    });
+    return of(
+        name,
+        arg,
+        (flag, v) -> {
+          long n = parseLong(flag, v, "an integer >= " + min);
+          if (n < min) {
+            throw new ConfigException(
+                flag + ": " + v + " is out of range; accepted: an integer >= " + min);
+          }
+          return n;
+        });
   }
 
   /** A number for which {@code ok} holds; {@code accepted} says which, for the message. */
-  public static Option<Double> decimal(String name, String arg, DoublePredicate ok, String accepted) {
-    return of(name, arg, (flag, v) -> {
-      double d;
-      try {
-        d = Double.parseDouble(v.strip());
-      } catch (NumberFormatException e) {
-        d = Double.NaN;
-      }
-      if (!ok.test(d)) {
-        throw new ConfigException(flag + ": '" + v + "' is not accepted; accepted: " + accepted);
-      }
-      return d;
-    });
+  public static Option<Double> decimal(
+      String name, String arg, DoublePredicate ok, String accepted) {
+    return of(
+        name,
+        arg,
+        (flag, v) -> {
+          double d;
+          try {
+            d = Double.parseDouble(v.strip());
+          } catch (NumberFormatException e) {
+            d = Double.NaN;
+          }
+          if (!ok.test(d)) {
+            throw new ConfigException(
+                flag + ": '" + v + "' is not accepted; accepted: " + accepted);
+          }
+          return d;
+        });
   }
 
   /** What {@link #size} accepts, for messages and {@code --help}. */
-  static final String SIZE_SYNTAX = "a whole number of bytes with an optional unit k, m, g, t; units are"
-      + " binary (1k = 1024) and case-insensitive, and B or iB may follow (1g = 1GB = 1GiB)";
+  static final String SIZE_SYNTAX =
+      "a whole number of bytes with an optional unit k, m, g, t; units are"
+          + " binary (1k = 1024) and case-insensitive, and B or iB may follow (1g = 1GB = 1GiB)";
 
   /**
    * A whole number and a unit: nothing or {@code b} (bytes), or {@code k m g t} optionally followed
-   * by {@code i}, {@code b} or {@code ib}. Every unit is binary: {@code 1GB} means what {@code -Xmx1g}
-   * and Flink's {@code 1gb} mean, 2^30 bytes; reading it as 10^9 here and as 2^30 there would be a
-   * trap, and refusing it would refuse what users write.
+   * by {@code i}, {@code b} or {@code ib}. Every unit is binary: {@code 1GB} means what {@code
+   * -Xmx1g} and Flink's {@code 1gb} mean, 2^30 bytes; reading it as 10^9 here and as 2^30 there
+   * would be a trap, and refusing it would refuse what users write.
    */
   private static final Pattern SIZE =
       Pattern.compile("(\\d[\\d_]*)\\s*(?:([kmgt])i?b?|b)?", Pattern.CASE_INSENSITIVE);
@@ -139,7 +166,10 @@ public final class Option<T> {
     }
     try {
       long n = Long.parseLong(m.group(1).replace("_", ""));
-      int shift = m.group(2) == null ? 0 : 10 * ("kmgt".indexOf(Character.toLowerCase(m.group(2).charAt(0))) + 1);
+      int shift =
+          m.group(2) == null
+              ? 0
+              : 10 * ("kmgt".indexOf(Character.toLowerCase(m.group(2).charAt(0))) + 1);
       return n > Long.MAX_VALUE >> shift ? -1 : n << shift;
     } catch (NumberFormatException e) {
       return -1;
@@ -148,32 +178,46 @@ public final class Option<T> {
 
   /** A positive byte size with an optional binary unit ({@link #SIZE_SYNTAX}). */
   public static Option<Long> size(String name, long min, String tooSmall) {
-    return of(name, "SIZE", (flag, v) -> {
-      long bytes = bytes(v);
-      if (bytes <= 0) {
-        throw new ConfigException(flag + ": '" + v + "' is not accepted; accepted: a positive size, "
-            + SIZE_SYNTAX + ", e.g. 64m, 1g");
-      }
-      if (bytes < min) {
-        throw new ConfigException(flag + ": " + tooSmall);
-      }
-      return bytes;
-    });
+    return of(
+        name,
+        "SIZE",
+        (flag, v) -> {
+          long bytes = bytes(v);
+          if (bytes <= 0) {
+            throw new ConfigException(
+                flag
+                    + ": '"
+                    + v
+                    + "' is not accepted; accepted: a positive size, "
+                    + SIZE_SYNTAX
+                    + ", e.g. 64m, 1g");
+          }
+          if (bytes < min) {
+            throw new ConfigException(flag + ": " + tooSmall);
+          }
+          return bytes;
+        });
   }
 
   /** {@code word} (e.g. {@code auto}), parsed as {@code wordValue}, or a size as {@link #size}. */
-  public static Option<Long> sizeOr(String word, long wordValue, String name, long min, String tooSmall) {
+  public static Option<Long> sizeOr(
+      String word, long wordValue, String name, long min, String tooSmall) {
     Option<Long> size = size(name, min, tooSmall);
-    return of(name, word + "|SIZE", (flag, v) -> {
-      if (word.equalsIgnoreCase(v.strip())) {
-        return wordValue;
-      }
-      try {
-        return size.parse(v);
-      } catch (ConfigException e) {
-        throw new ConfigException(e.getMessage().replace("accepted: a positive", "accepted: " + word + ", or a positive"));
-      }
-    });
+    return of(
+        name,
+        word + "|SIZE",
+        (flag, v) -> {
+          if (word.equalsIgnoreCase(v.strip())) {
+            return wordValue;
+          }
+          try {
+            return size.parse(v);
+          } catch (ConfigException e) {
+            throw new ConfigException(
+                e.getMessage()
+                    .replace("accepted: a positive", "accepted: " + word + ", or a positive"));
+          }
+        });
   }
 
   /** What {@link #duration} accepts, for messages and {@code --help}. */
@@ -185,24 +229,35 @@ public final class Option<T> {
    */
   private static final Pattern HAS_UNIT = Pattern.compile(".*\\d\\s*\\p{Alpha}+");
 
-  /** A positive duration with a unit, between {@code min} and {@code max}; {@code range} says so for the message. */
+  /**
+   * A positive duration with a unit, between {@code min} and {@code max}; {@code range} says so for
+   * the message.
+   */
   public static Option<Duration> duration(String name, Duration min, Duration max, String range) {
-    return of(name, "DURATION", (flag, v) -> {
-      Duration d;
-      try {
-        d = TimeUtils.parseDuration(v.strip());
-      } catch (IllegalArgumentException | NullPointerException e) {
-        d = null;
-      }
-      if (d == null || d.isNegative() || d.isZero() || !HAS_UNIT.matcher(v.strip()).matches()) {
-        throw new ConfigException(flag + ": '" + v + "' is not accepted; accepted: a positive "
-            + DURATION_SYNTAX + ", e.g. 500ms, 10s, 10min, 7d");
-      }
-      if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-        throw new ConfigException(flag + ": " + range);
-      }
-      return d;
-    });
+    return of(
+        name,
+        "DURATION",
+        (flag, v) -> {
+          Duration d;
+          try {
+            d = TimeUtils.parseDuration(v.strip());
+          } catch (IllegalArgumentException | NullPointerException e) {
+            d = null;
+          }
+          if (d == null || d.isNegative() || d.isZero() || !HAS_UNIT.matcher(v.strip()).matches()) {
+            throw new ConfigException(
+                flag
+                    + ": '"
+                    + v
+                    + "' is not accepted; accepted: a positive "
+                    + DURATION_SYNTAX
+                    + ", e.g. 500ms, 10s, 10min, 7d");
+          }
+          if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new ConfigException(flag + ": " + range);
+          }
+          return d;
+        });
   }
 
   /** One of the enum's constants, case-insensitive; {@code arg} lists them in lower case. */
@@ -211,30 +266,38 @@ public final class Option<T> {
     for (E e : type.getEnumConstants()) {
       names.add(e.name().toLowerCase(Locale.ROOT));
     }
-    return of(name, String.join("|", names), (flag, v) -> {
-      for (E e : type.getEnumConstants()) {
-        if (e.name().equalsIgnoreCase(v.strip())) {
-          return e;
-        }
-      }
-      throw new ConfigException(flag + ": '" + v + "' is not accepted; accepted: " + String.join(", ", names));
-    });
+    return of(
+        name,
+        String.join("|", names),
+        (flag, v) -> {
+          for (E e : type.getEnumConstants()) {
+            if (e.name().equalsIgnoreCase(v.strip())) {
+              return e;
+            }
+          }
+          throw new ConfigException(
+              flag + ": '" + v + "' is not accepted; accepted: " + String.join(", ", names));
+        });
   }
 
   /** A comma-separated list of non-empty items. */
   public static Option<List<String>> list(String name, String arg) {
-    return of(name, arg, (flag, v) -> {
-      List<String> out = new ArrayList<>();
-      for (String s : v.split(",")) {
-        if (!s.strip().isEmpty()) {
-          out.add(s.strip());
-        }
-      }
-      if (out.isEmpty()) {
-        throw new ConfigException(flag + ": '" + v + "' is not accepted; accepted: a comma-separated list");
-      }
-      return List.copyOf(out);
-    });
+    return of(
+        name,
+        arg,
+        (flag, v) -> {
+          List<String> out = new ArrayList<>();
+          for (String s : v.split(",")) {
+            if (!s.strip().isEmpty()) {
+              out.add(s.strip());
+            }
+          }
+          if (out.isEmpty()) {
+            throw new ConfigException(
+                flag + ": '" + v + "' is not accepted; accepted: a comma-separated list");
+          }
+          return List.copyOf(out);
+        });
   }
 
   /** The commands that take it (plan: those of run); {@code run} alone if not declared. */
@@ -320,7 +383,10 @@ public final class Option<T> {
     return whenAlone != null;
   }
 
-  /** The value of a flag given without one: "true" for a switch, the declared one for an optional value. */
+  /**
+   * The value of a flag given without one: "true" for a switch, the declared one for an optional
+   * value.
+   */
   String valueWhenAlone() {
     return isSwitch() ? "true" : whenAlone;
   }
@@ -371,12 +437,19 @@ public final class Option<T> {
 
   private static boolean bool(String flag, String value) {
     switch (value.strip().toLowerCase(Locale.ROOT)) {
-      case "true": case "yes": case "on": case "1":
+      case "true":
+      case "yes":
+      case "on":
+      case "1":
         return true;
-      case "false": case "no": case "off": case "0":
+      case "false":
+      case "no":
+      case "off":
+      case "0":
         return false;
       default:
-        throw new ConfigException(flag + ": '" + value + "' is not accepted; accepted: true, false");
+        throw new ConfigException(
+            flag + ": '" + value + "' is not accepted; accepted: true, false");
     }
   }
 

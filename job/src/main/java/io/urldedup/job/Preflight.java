@@ -8,13 +8,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Locale;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Checks that need the file system or the JVM, run after parsing and before any cluster starts,
- * so that a bad flag exits 2 with a message naming it (and what is accepted) instead of failing
- * inside Flink: the embedded mode's files, and whether the filter fits the heap of a local cluster.
+ * Checks that need the file system or the JVM, run after parsing and before any cluster starts, so
+ * that a bad flag exits 2 with a message naming it (and what is accepted) instead of failing inside
+ * Flink: the embedded mode's files, and whether the filter fits the heap of a local cluster.
  */
 final class Preflight {
 
@@ -29,10 +30,10 @@ final class Preflight {
 
   /**
    * {@code --input}, {@code --output}, {@code --dlq}: readable file, writable non-directory paths,
-   * no two of them the same file. "The same" is by identity (device and inode), not by path: a
-   * hard link, a symlink or {@code /dev/stdin} names the file it points at, and {@code -} is the
-   * file behind fd 0 (input) or fd 1 (output), so {@code --input - --output f < f} is refused as
-   * {@code --input f --output f} is. Two outputs that are both {@code -} share one stream ({@link
+   * no two of them the same file. "The same" is by identity (device and inode), not by path: a hard
+   * link, a symlink or {@code /dev/stdin} names the file it points at, and {@code -} is the file
+   * behind fd 0 (input) or fd 1 (output), so {@code --input - --output f < f} is refused as {@code
+   * --input f --output f} is. Two outputs that are both {@code -} share one stream ({@link
    * LineSink}): not a conflict.
    */
   static void files(JobConfig c) {
@@ -43,10 +44,12 @@ final class Preflight {
     } else {
       Path in = Path.of(c.input);
       if (Files.isDirectory(in)) {
-        throw new ConfigException("--input " + c.input + " is a directory; accepted: a readable file or - (stdin)");
+        throw new ConfigException(
+            "--input " + c.input + " is a directory; accepted: a readable file or - (stdin)");
       }
       if (!Files.isReadable(in)) {
-        throw new ConfigException("--input: cannot read " + c.input + "; accepted: a readable file or - (stdin)");
+        throw new ConfigException(
+            "--input: cannot read " + c.input + "; accepted: a readable file or - (stdin)");
       }
       input = Place.of(in);
     }
@@ -54,17 +57,35 @@ final class Preflight {
     Place dlq = Flags.NONE.equalsIgnoreCase(c.dlq) ? null : writable(Flags.DLQ, c.dlq);
     String in = "--input " + c.input + (stdin ? " (stdin)" : "");
     if (output.same(input)) {
-      throw new ConfigException("--output " + c.output + " and " + in + " are the same file (" + input
-          + "): writing would truncate the input; accepted: another file, or - (stdout)");
+      throw new ConfigException(
+          "--output "
+              + c.output
+              + " and "
+              + in
+              + " are the same file ("
+              + input
+              + "): writing would truncate the input; accepted: another file, or - (stdout)");
     }
     if (dlq != null && dlq.same(input)) {
-      throw new ConfigException("--dlq " + c.dlq + " and " + in + " are the same file (" + input
-          + "): writing would truncate the input; accepted: another file, - or none");
+      throw new ConfigException(
+          "--dlq "
+              + c.dlq
+              + " and "
+              + in
+              + " are the same file ("
+              + input
+              + "): writing would truncate the input; accepted: another file, - or none");
     }
     boolean bothStdout = LineSplit.STDIN.equals(c.output) && LineSplit.STDIN.equals(c.dlq);
     if (dlq != null && !bothStdout && dlq.same(output)) {
-      throw new ConfigException("--dlq " + c.dlq + " and --output " + c.output + " are the same file (" + output
-          + "): two writers would overwrite each other; accepted: another file, - or none");
+      throw new ConfigException(
+          "--dlq "
+              + c.dlq
+              + " and --output "
+              + c.output
+              + " are the same file ("
+              + output
+              + "): two writers would overwrite each other; accepted: another file, - or none");
     }
   }
 
@@ -78,16 +99,27 @@ final class Preflight {
     }
     Path p = Path.of(value).toAbsolutePath().normalize();
     if (Files.isDirectory(p)) {
-      throw new ConfigException(flag.flag() + " " + value + " is a directory; accepted: a file path (created or"
-          + " overwritten) or -");
+      throw new ConfigException(
+          flag.flag()
+              + " "
+              + value
+              + " is a directory; accepted: a file path (created or"
+              + " overwritten) or -");
     }
     Path parent = p.getParent();
     if (parent == null || !Files.isDirectory(parent)) {
-      throw new ConfigException(flag.flag() + " " + value + ": directory " + parent + " does not exist; accepted: a"
-          + " file in an existing directory, or -");
+      throw new ConfigException(
+          flag.flag()
+              + " "
+              + value
+              + ": directory "
+              + parent
+              + " does not exist; accepted: a"
+              + " file in an existing directory, or -");
     }
     if (Files.exists(p) ? !Files.isWritable(p) : !Files.isWritable(parent)) {
-      throw new ConfigException(flag.flag() + " " + value + " is not writable; accepted: a writable file path, or -");
+      throw new ConfigException(
+          flag.flag() + " " + value + " is not writable; accepted: a writable file path, or -");
     }
     return Files.exists(p) ? Place.of(p) : new Place(real(parent).resolve(p.getFileName()), null);
   }
@@ -155,11 +187,11 @@ final class Preflight {
   }
 
   /**
-   * The heap backend's filter and the page caches must fit in {@link #HEAP_SHARE} of this JVM's
-   * max heap (with RocksDB, the page caches alone); otherwise the JVM runs out of memory mid-run.
+   * The heap backend's filter and the page caches must fit in {@link #HEAP_SHARE} of this JVM's max
+   * heap (with RocksDB, the page caches alone); otherwise the JVM runs out of memory mid-run.
    * {@code plan} runs the same check, in the JVM {@code run} would use. The message blames the flag
-   * whose memory does not fit: the filter's own flag when the filter alone exceeds the budget,
-   * else {@code --cache-memory}.
+   * whose memory does not fit: the filter's own flag when the filter alone exceeds the budget, else
+   * {@code --cache-memory}.
    */
   static void heap(JobConfig c) {
     long heap = Runtime.getRuntime().maxMemory();
@@ -172,9 +204,12 @@ final class Preflight {
     if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec.kind() == FilterSpec.Kind.STABLE) {
       need = c.memoryBytes;
       flag = Flags.MEMORY.flag();
-    } else if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec.kind() == FilterSpec.Kind.SCALABLE) {
-      need = FilterMath.blockedPages(spec.capacity(), spec.fpr() * (1 - spec.tightening()))
-          * (long) PageStore.PAGE_BYTES * c.shards;
+    } else if (c.stateBackend == JobConfig.StateBackend.HASHMAP
+        && spec.kind() == FilterSpec.Kind.SCALABLE) {
+      need =
+          FilterMath.blockedPages(spec.capacity(), spec.fpr() * (1 - spec.tightening()))
+              * (long) PageStore.PAGE_BYTES
+              * c.shards;
       flag = Flags.CAPACITY.flag();
     } // aged: not sized here yet
     if (need + cache <= budget) {
@@ -182,35 +217,68 @@ final class Preflight {
     }
     String filter = ByteSize.format(need) + " on the heap (--state-backend hashmap)";
     String caches = ByteSize.format(cache) + " of page cache";
-    String limits = ", but this JVM's max heap is " + ByteSize.format(heap) + " and the filter and the page"
-        + " caches may use half of it (" + ByteSize.format(budget) + ")";
+    String limits =
+        ", but this JVM's max heap is "
+            + ByteSize.format(heap)
+            + " and the filter and the page"
+            + " caches may use half of it ("
+            + ByteSize.format(budget)
+            + ")";
     if (flag == null || need <= budget) {
-      throw new ConfigException("--cache-memory " + ByteSize.format(c.cacheMemoryBytes) + " per subtask x "
-          + subtasks + " subtasks is " + caches + (need > 0 ? ", beside the filter's " + filter : "") + limits
-          + "; what fits: --cache-memory up to " + ByteSize.format((budget - need) / subtasks) + " (or auto),"
-          + " or a larger heap (URLDEDUP_JAVA_OPTS=-Xmx...)");
+      throw new ConfigException(
+          "--cache-memory "
+              + ByteSize.format(c.cacheMemoryBytes)
+              + " per subtask x "
+              + subtasks
+              + " subtasks is "
+              + caches
+              + (need > 0 ? ", beside the filter's " + filter : "")
+              + limits
+              + "; what fits: --cache-memory up to "
+              + ByteSize.format((budget - need) / subtasks)
+              + " (or auto),"
+              + " or a larger heap (URLDEDUP_JAVA_OPTS=-Xmx...)");
     }
-    throw new ConfigException(flag + ": the " + spec.kind().name().toLowerCase(java.util.Locale.ROOT)
-        + " filter needs " + filter + (cache > 0 ? ", beside " + caches + " (--cache-memory)" : "") + limits
-        + "; what fits: " + flag + " up to about " + fits(spec, budget - cache) + ", or --state-backend rocksdb"
-        + " (state on local disk), or a larger heap (URLDEDUP_JAVA_OPTS=-Xmx...)");
+    throw new ConfigException(
+        flag
+            + ": the "
+            + spec.kind().name().toLowerCase(Locale.ROOT)
+            + " filter needs "
+            + filter
+            + (cache > 0 ? ", beside " + caches + " (--cache-memory)" : "")
+            + limits
+            + "; what fits: "
+            + flag
+            + " up to about "
+            + fits(spec, budget - cache)
+            + ", or --state-backend rocksdb"
+            + " (state on local disk), or a larger heap (URLDEDUP_JAVA_OPTS=-Xmx...)");
   }
 
-  /** The dedup subtasks of a local run: --parallelism, else what the local environment would use. */
+  /**
+   * The dedup subtasks of a local run: --parallelism, else what the local environment would use.
+   */
   private static int localSubtasks(JobConfig c) {
     if (c.parallelism > 0) {
       return c.parallelism;
     }
     int cores = Runtime.getRuntime().availableProcessors();
-    return c.mode == JobConfig.Mode.EMBEDDED ? Math.min(Flags.EMBEDDED_MAX_PARALLELISM, cores) : cores;
+    return c.mode == JobConfig.Mode.EMBEDDED
+        ? Math.min(Flags.EMBEDDED_MAX_PARALLELISM, cores)
+        : cores;
   }
 
   private static String fits(FilterSpec spec, long bytes) {
     if (spec.kind() == FilterSpec.Kind.STABLE) {
       return ByteSize.format(Math.max(0, bytes));
     }
-    long perUrlBits = Math.max(1, FilterMath.blockedPages(1_000_000, spec.fpr() * (1 - spec.tightening()))
-        * (long) PageStore.PAGE_BYTES * 8 / 1_000_000);
-    return String.format(java.util.Locale.ROOT, "%,d URLs", Math.max(0, bytes) * 8 / perUrlBits);
+    long perUrlBits =
+        Math.max(
+            1,
+            FilterMath.blockedPages(1_000_000, spec.fpr() * (1 - spec.tightening()))
+                * (long) PageStore.PAGE_BYTES
+                * 8
+                / 1_000_000);
+    return String.format(Locale.ROOT, "%,d URLs", Math.max(0, bytes) * 8 / perUrlBits);
   }
 }

@@ -8,7 +8,12 @@ import java.util.TreeMap;
  * Invariant: {@code in = emitted + duplicates + invalid} (forced records count as emitted).
  */
 public record RunSummary(
-    long in, long emitted, long duplicates, long invalid, long forced, Map<String, Long> invalidByReason) {
+    long in,
+    long emitted,
+    long duplicates,
+    long invalid,
+    long forced,
+    Map<String, Long> invalidByReason) {
 
   static final String PREFIX = "urldedup.";
   static final String REASON_PREFIX = PREFIX + "invalid_";
@@ -16,13 +21,19 @@ public record RunSummary(
   public static RunSummary of(Map<String, Object> accumulators) {
     Map<String, Long> reasons = new TreeMap<>();
     for (Map.Entry<String, Object> e : accumulators.entrySet()) {
-      if (e.getKey().startsWith(REASON_PREFIX) && e.getValue() instanceof Number n && n.longValue() != 0) {
+      if (e.getKey().startsWith(REASON_PREFIX)
+          && e.getValue() instanceof Number n
+          && n.longValue() != 0) {
         reasons.put(e.getKey().substring(REASON_PREFIX.length()), n.longValue());
       }
     }
     return new RunSummary(
-        get(accumulators, "recordsIn"), get(accumulators, "emitted"), get(accumulators, "duplicates"),
-        get(accumulators, "invalid"), get(accumulators, "forced"), reasons);
+        get(accumulators, "recordsIn"),
+        get(accumulators, "emitted"),
+        get(accumulators, "duplicates"),
+        get(accumulators, "invalid"),
+        get(accumulators, "forced"),
+        reasons);
   }
 
   private static long get(Map<String, Object> acc, String name) {
@@ -36,16 +47,25 @@ public record RunSummary(
 
   String render(boolean deadLettersDropped) {
     StringBuilder b = new StringBuilder();
-    b.append("urldedup: in=").append(in).append(" emitted=").append(emitted)
-        .append(" duplicates=").append(duplicates).append(" invalid=").append(invalid)
-        .append(" forced=").append(forced).append('\n');
+    b.append("urldedup: in=")
+        .append(in)
+        .append(" emitted=")
+        .append(emitted)
+        .append(" duplicates=")
+        .append(duplicates)
+        .append(" invalid=")
+        .append(invalid)
+        .append(" forced=")
+        .append(forced)
+        .append('\n');
     if (!invalidByReason.isEmpty()) {
       b.append("urldedup: invalid by reason:");
       invalidByReason.forEach((r, n) -> b.append(' ').append(r).append('=').append(n));
       b.append('\n');
     }
     if (invalid > 0 && deadLettersDropped) {
-      b.append("urldedup: dead letters were counted, not written (use --dlq PATH|- to keep them)\n");
+      b.append(
+          "urldedup: dead letters were counted, not written (use --dlq PATH|- to keep them)\n");
     }
     if (!balanced()) {
       b.append("urldedup: warning: in != emitted + duplicates + invalid\n");

@@ -45,19 +45,21 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * {@code bootstrap}, {@code inspect} and {@code probe}: the State Processor API jobs over the
- * dedup operator's savepoints ({@link io.urldedup.stateops}). They run where they are started: a
- * local MiniCluster from {@code ./urldedup}, the cluster under {@code flink run}.
+ * {@code bootstrap}, {@code inspect} and {@code probe}: the State Processor API jobs over the dedup
+ * operator's savepoints ({@link io.urldedup.stateops}). They run where they are started: a local
+ * MiniCluster from {@code ./urldedup}, the cluster under {@code flink run}.
  */
 final class StateCommands {
 
-  /** Where a bootstrap writes inside {@code --state DIR}; {@link StateLocation#find} picks it up. */
+  /**
+   * Where a bootstrap writes inside {@code --state DIR}; {@link StateLocation#find} picks it up.
+   */
   static final String BOOTSTRAP_PREFIX = "savepoint-bootstrap-";
 
   /**
-   * inspect and probe read with one subtask per this much state (at least one, at most the
-   * cores): below it a second subtask costs more (its start, a second restore of the metadata's
-   * handles) than it saves.
+   * inspect and probe read with one subtask per this much state (at least one, at most the cores):
+   * below it a second subtask costs more (its start, a second restore of the metadata's handles)
+   * than it saves.
    */
   static final long READ_BYTES_PER_SUBTASK = 256L << 20;
 
@@ -67,15 +69,16 @@ final class StateCommands {
 
   /**
    * A batch job: the file through the job's decoder, then each shard's filter with the job's own
-   * decisions, written as a savepoint of the operator's uid into {@code --state DIR}. Invalid
-   * lines are counted by reason as in {@code run}, and written to {@code --dlq} if given.
+   * decisions, written as a savepoint of the operator's uid into {@code --state DIR}. Invalid lines
+   * are counted by reason as in {@code run}, and written to {@code --dlq} if given.
    */
   static int bootstrap(JobConfig c, LocalCluster cluster, PrintStream err) throws Exception {
     if (c.filter == FilterSpec.Kind.AGED && c.isSet(Flags.WINDOW)) {
-      throw new ConfigException("--window: bootstrap cannot build a time window: a file holds no time at which"
-          + " each URL was seen, and replaying processing time would put them all into the generation of the"
-          + " moment the bootstrap runs; accepted: --window-urls N (a count window), or feed the URLs through"
-          + " the job itself (run --state DIR with --window)");
+      throw new ConfigException(
+          "--window: bootstrap cannot build a time window: a file holds no time at which"
+              + " each URL was seen, and replaying processing time would put them all into the generation of the"
+              + " moment the bootstrap runs; accepted: --window-urls N (a count window), or feed the URLs through"
+              + " the job itself (run --state DIR with --window)");
     }
     Preflight.files(c);
     UrlDedupJob.warnIfDefaultSeed(c, err);
@@ -87,53 +90,82 @@ final class StateCommands {
   }
 
   /** The bootstrap itself, holding the lock on a local DIR (see {@link StateDirLock}). */
-  private static int bootstrap(JobConfig c, Path dir, LocalCluster cluster, PrintStream err) throws Exception {
+  private static int bootstrap(JobConfig c, Path dir, LocalCluster cluster, PrintStream err)
+      throws Exception {
     if (find(dir) != null) {
-      throw new ConfigException("--state: " + StateLocation.display(dir) + " already holds a savepoint; bootstrap"
-          + " into a new directory (or remove it)");
+      throw new ConfigException(
+          "--state: "
+              + StateLocation.display(dir)
+              + " already holds a savepoint; bootstrap"
+              + " into a new directory (or remove it)");
     }
     String[] input = readableInput(c);
     StreamExecutionEnvironment env = batchEnv(c, cluster, c.parallelism > 0 ? c.parallelism : 1);
     Preflight.heap(c, env);
-    SingleOutputStreamOperator<UrlRecord> decoded = env
-        .fromSource(new LineFileSource(input[0], input[1]), WatermarkStrategy.noWatermarks(), "file source")
-        .setParallelism(1)
-        .process(new DecodeFunction(c.decodeConfig()), TypeInformation.of(UrlRecord.class))
-        .setParallelism(1)
-        .name("decode");
+    SingleOutputStreamOperator<UrlRecord> decoded =
+        env.fromSource(
+                new LineFileSource(input[0], input[1]),
+                WatermarkStrategy.noWatermarks(),
+                "file source")
+            .setParallelism(1)
+            .process(new DecodeFunction(c.decodeConfig()), TypeInformation.of(UrlRecord.class))
+            .setParallelism(1)
+            .name("decode");
     boolean dlq = !Flags.NONE.equalsIgnoreCase(c.dlq);
     if (dlq) {
-      decoded.getSideOutput(DecodeFunction.DEAD_LETTERS)
+      decoded
+          .getSideOutput(DecodeFunction.DEAD_LETTERS)
           .sinkTo(new LineSink<DeadLetter>("--dlq", c.dlq, DeadLetterLine::format))
           .setParallelism(1)
           .name("dead letters");
     }
     Path out = new Path(dir, BOOTSTRAP_PREFIX + System.currentTimeMillis());
-    FilterStateWriter.bootstrap(decoded, c.perShardSpec(), c.decodeConfig().urlMapping(), backend(c),
-        c.maxParallelism(), out.toString());
+    FilterStateWriter.bootstrap(
+        decoded,
+        c.perShardSpec(),
+        c.decodeConfig().urlMapping(),
+        backend(c),
+        c.maxParallelism(),
+        out.toString());
     long started = System.nanoTime();
     JobExecutionResult result = env.execute(c.jobName + " bootstrap");
     double seconds = (System.nanoTime() - started) / 1e9;
     RunSummary s = RunSummary.of(result.getAllAccumulatorResults());
-    err.printf(Locale.ROOT, "urldedup: bootstrap: in=%d recorded=%d duplicates=%d invalid=%d forced=%d"
-        + " (%.1f s, %.0f lines/s)%n", s.in(), s.emitted(), s.duplicates(), s.invalid(), s.forced(), seconds,
+    err.printf(
+        Locale.ROOT,
+        "urldedup: bootstrap: in=%d recorded=%d duplicates=%d invalid=%d forced=%d"
+            + " (%.1f s, %.0f lines/s)%n",
+        s.in(),
+        s.emitted(),
+        s.duplicates(),
+        s.invalid(),
+        s.forced(),
+        seconds,
         s.in() / Math.max(seconds, 1e-9));
     if (!s.invalidByReason().isEmpty()) {
       StringBuilder b = new StringBuilder("urldedup: invalid by reason:");
       s.invalidByReason().forEach((r, n) -> b.append(' ').append(r).append('=').append(n));
       err.println(b);
       if (!dlq) {
-        err.println("urldedup: dead letters were counted, not written (use --dlq PATH|- to keep them)");
+        err.println(
+            "urldedup: dead letters were counted, not written (use --dlq PATH|- to keep them)");
       }
     }
-    err.println("urldedup: state written to " + StateLocation.display(out) + " (" + ByteSize.format(
-        StateLocation.bytes(out)) + "); restore with run --state " + StateLocation.display(dir)
-        + " or flink run -s " + out.toUri());
+    err.println(
+        "urldedup: state written to "
+            + StateLocation.display(out)
+            + " ("
+            + ByteSize.format(StateLocation.bytes(out))
+            + "); restore with run --state "
+            + StateLocation.display(dir)
+            + " or flink run -s "
+            + out.toUri());
     return 0;
   }
 
   private static StateBackend backend(JobConfig c) {
-    return c.stateBackend == JobConfig.StateBackend.ROCKSDB ? new EmbeddedRocksDBStateBackend()
+    return c.stateBackend == JobConfig.StateBackend.ROCKSDB
+        ? new EmbeddedRocksDBStateBackend()
         : new HashMapStateBackend();
   }
 
@@ -141,7 +173,9 @@ final class StateCommands {
 
   static int inspect(JobConfig c, LocalCluster cluster, PrintStream out) throws Exception {
     StateLocation at = location(c);
-    StateReport report = new StateReport(at, at.bytesOnDisk(), FilterStateReader.shards(readerEnv(c, cluster, at), at));
+    StateReport report =
+        new StateReport(
+            at, at.bytesOnDisk(), FilterStateReader.shards(readerEnv(c, cluster, at), at));
     if (report.shards().isEmpty()) {
       out.println("state: " + at.display() + ": no filter shard in it (no URL was ever processed)");
       return 0;
@@ -153,12 +187,13 @@ final class StateCommands {
   // ---------------------------------------------------------------- probe
 
   /**
-   * One line per URL, tab-separated: the input line (its bytes as read or passed), its canonical form,
-   * {@code seen}, {@code unseen} or {@code invalid}, then the slice (scalable; {@code -} otherwise)
-   * or the reject reason. {@code --input} is read as raw lines, as {@code run} reads it; all
-   * lines are held until the answers come back (about 100 bytes per URL).
+   * One line per URL, tab-separated: the input line (its bytes as read or passed), its canonical
+   * form, {@code seen}, {@code unseen} or {@code invalid}, then the slice (scalable; {@code -}
+   * otherwise) or the reject reason. {@code --input} is read as raw lines, as {@code run} reads it;
+   * all lines are held until the answers come back (about 100 bytes per URL).
    */
-  static int probe(JobConfig c, LocalCluster cluster, List<String> urls, PrintStream out) throws Exception {
+  static int probe(JobConfig c, LocalCluster cluster, List<String> urls, PrintStream out)
+      throws Exception {
     // the arguments' bytes as passed, as run would read them from a file (not the JVM's decoding)
     List<byte[]> lines = new ArrayList<>(ArgvBytes.of(urls));
     if (c.input != null) {
@@ -178,15 +213,21 @@ final class StateCommands {
     Queries queries = new Queries(Math.max(1, c.shards));
     for (int i = 0; i < n; i++) {
       try {
-        UrlRecord r = decoder.decode(new RawRecord(null, lines.get(i), io.urldedup.operators.RecordHeaders.EMPTY,
-            "probe:" + (i + 1)));
+        UrlRecord r =
+            decoder.decode(
+                new RawRecord(
+                    null,
+                    lines.get(i),
+                    io.urldedup.operators.RecordHeaders.EMPTY,
+                    "probe:" + (i + 1)));
         canonical[i] = r.url();
         queries.add(r.shard, i, r.h1, r.h2);
       } catch (UrlRejectedException e) {
         rejected[i] = e.reason().toString().toLowerCase(Locale.ROOT);
       }
     }
-    List<ProbeAnswer> answers = FilterStateReader.probe(readerEnv(c, cluster, at), at, queries.byShard());
+    List<ProbeAnswer> answers =
+        FilterStateReader.probe(readerEnv(c, cluster, at), at, queries.byShard());
     checkMapping(answers, c.decodeConfig().urlMapping(), c.allowCanonicalizationChange);
     ProbeAnswer[] byIndex = new ProbeAnswer[n];
     for (ProbeAnswer a : answers) {
@@ -203,7 +244,10 @@ final class StateCommands {
       } else {
         ProbeAnswer a = byIndex[i];
         boolean seen = a != null && a.seen;
-        b.append(canonical[i]).append('\t').append(seen ? "seen" : "unseen").append('\t')
+        b.append(canonical[i])
+            .append('\t')
+            .append(seen ? "seen" : "unseen")
+            .append('\t')
             .append(a != null && a.slice >= 0 ? Integer.toString(a.slice) : "-");
       }
       b.append('\n');
@@ -249,10 +293,11 @@ final class StateCommands {
   }
 
   /**
-   * A probe with another seed, shard count or canonicalization would answer for other bits:
-   * refused as a restore is, by the headers' mapping.
+   * A probe with another seed, shard count or canonicalization would answer for other bits: refused
+   * as a restore is, by the headers' mapping.
    */
-  private static void checkMapping(List<ProbeAnswer> answers, UrlMapping now, boolean allowCanonicalizationChange) {
+  private static void checkMapping(
+      List<ProbeAnswer> answers, UrlMapping now, boolean allowCanonicalizationChange) {
     for (ProbeAnswer a : answers) {
       if (a.index < 0) {
         try {
@@ -266,7 +311,9 @@ final class StateCommands {
 
   // ---------------------------------------------------------------- shared
 
-  /** {@code --state}: a local directory, or a URI of a file system Flink has here (s3://, hdfs://). */
+  /**
+   * {@code --state}: a local directory, or a URI of a file system Flink has here (s3://, hdfs://).
+   */
   private static Path stateDir(JobConfig c) {
     if (!c.isSet(Flags.STATE)) {
       throw new ConfigException("--state DIR is required: the savepoint directory");
@@ -276,14 +323,21 @@ final class StateCommands {
     try {
       dir = StateLocation.of(flag);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException("--state " + flag + " is not a path or URI (" + e.getMessage() + ")");
+      throw new ConfigException(
+          "--state " + flag + " is not a path or URI (" + e.getMessage() + ")");
     }
     try {
       dir.getFileSystem();
     } catch (IOException e) {
-      throw new ConfigException("--state " + flag + ": no file system for '" + dir.toUri().getScheme() + "' here ("
-          + e.getMessage() + "); accepted: a local directory, a file:// URI, or a URI whose Flink file system is"
-          + " installed (on a cluster: its plugin, e.g. flink-s3-fs-hadoop for s3://)");
+      throw new ConfigException(
+          "--state "
+              + flag
+              + ": no file system for '"
+              + dir.toUri().getScheme()
+              + "' here ("
+              + e.getMessage()
+              + "); accepted: a local directory, a file:// URI, or a URI whose Flink file system is"
+              + " installed (on a cluster: its plugin, e.g. flink-s3-fs-hadoop for s3://)");
     }
     return dir;
   }
@@ -293,15 +347,22 @@ final class StateCommands {
     try {
       return StateLocation.find(dir).orElse(null);
     } catch (IOException e) {
-      throw new ConfigException("--state " + StateLocation.display(dir) + ": cannot list it (" + e.getMessage()
-          + "); accepted: a readable directory");
+      throw new ConfigException(
+          "--state "
+              + StateLocation.display(dir)
+              + ": cannot list it ("
+              + e.getMessage()
+              + "); accepted: a readable directory");
     }
   }
 
-  /** The lock on a local directory; null on another file system (s3://), which has no file locks. */
+  /**
+   * The lock on a local directory; null on another file system (s3://), which has no file locks.
+   */
   private static StateDirLock lock(Path dir) {
     return "file".equals(dir.toUri().getScheme())
-        ? StateDirLock.acquire(java.nio.file.Path.of(dir.toUri()), "bootstrap") : null;
+        ? StateDirLock.acquire(java.nio.file.Path.of(dir.toUri()), "bootstrap")
+        : null;
   }
 
   private static void mkdirs(Path dir) {
@@ -311,8 +372,12 @@ final class StateCommands {
         throw new IOException("mkdirs returned false");
       }
     } catch (IOException e) {
-      throw new ConfigException("--state: cannot create " + StateLocation.display(dir) + " (" + e.getMessage()
-          + "); accepted: a writable directory");
+      throw new ConfigException(
+          "--state: cannot create "
+              + StateLocation.display(dir)
+              + " ("
+              + e.getMessage()
+              + "); accepted: a writable directory");
     }
   }
 
@@ -320,8 +385,10 @@ final class StateCommands {
     Path dir = stateDir(c);
     Path found = find(dir);
     if (found == null) {
-      throw new ConfigException("--state: no savepoint or checkpoint (a directory with _metadata) in "
-          + StateLocation.display(dir) + "; accepted: a savepoint, a chk-N directory, or a directory holding them");
+      throw new ConfigException(
+          "--state: no savepoint or checkpoint (a directory with _metadata) in "
+              + StateLocation.display(dir)
+              + "; accepted: a savepoint, a chk-N directory, or a directory holding them");
     }
     try {
       return StateLocation.open(found);
@@ -335,9 +402,17 @@ final class StateCommands {
    * otherwise: the reader's fixed cost (a MiniCluster, a job) is the cost for small states, and a
    * subtask more only pays off where there is state to share out.
    */
-  private static StreamExecutionEnvironment readerEnv(JobConfig c, LocalCluster cluster, StateLocation at) {
-    int p = c.parallelism > 0 ? c.parallelism
-        : (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), at.stateBytes() / READ_BYTES_PER_SUBTASK));
+  private static StreamExecutionEnvironment readerEnv(
+      JobConfig c, LocalCluster cluster, StateLocation at) {
+    int p =
+        c.parallelism > 0
+            ? c.parallelism
+            : (int)
+                Math.max(
+                    1,
+                    Math.min(
+                        Runtime.getRuntime().availableProcessors(),
+                        at.stateBytes() / READ_BYTES_PER_SUBTASK));
     return batchEnv(c, cluster, p);
   }
 
@@ -352,7 +427,8 @@ final class StateCommands {
    * job hangs on the full handoff queue. Seen with bootstrap --parallelism 2 of 10^7 URLs; 10^6
    * happened to balance to the classic ranges.
    */
-  private static StreamExecutionEnvironment batchEnv(JobConfig c, LocalCluster cluster, int parallelism) {
+  private static StreamExecutionEnvironment batchEnv(
+      JobConfig c, LocalCluster cluster, int parallelism) {
     Configuration conf = JobEnvironment.configuration(c);
     conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
     conf.set(JobManagerOptions.SCHEDULER, JobManagerOptions.SchedulerType.Default);
@@ -387,22 +463,36 @@ final class StateCommands {
     return new String[] {c.input, c.input};
   }
 
-  /** Lines of a file or stdin as raw bytes, split as {@code run} splits them ({@link LineReader}). */
+  /**
+   * Lines of a file or stdin as raw bytes, split as {@code run} splits them ({@link LineReader}).
+   */
   private static void readLines(String input, List<byte[]> into) throws IOException {
     boolean stdin = "-".equals(input);
     if (!stdin) {
       java.nio.file.Path p = java.nio.file.Path.of(input);
       if (Files.isDirectory(p)) {
-        throw new ConfigException("--input " + input + " is a directory; accepted: a readable file or - (stdin)");
+        throw new ConfigException(
+            "--input " + input + " is a directory; accepted: a readable file or - (stdin)");
       }
       if (!Files.isReadable(p)) {
-        throw new ConfigException("--input: cannot read " + input + "; accepted: a readable file or - (stdin)");
+        throw new ConfigException(
+            "--input: cannot read " + input + "; accepted: a readable file or - (stdin)");
       }
     }
     try (InputStream in = stdin ? System.in : Files.newInputStream(java.nio.file.Path.of(input))) {
-      LineReader r = new LineReader(in, 0, 0, false, Long.MAX_VALUE,
-          (buf, off, len, index) -> new RawRecord(null, Arrays.copyOfRange(buf, off, off + len),
-              io.urldedup.operators.RecordHeaders.EMPTY, "probe:" + (index + 1)));
+      LineReader r =
+          new LineReader(
+              in,
+              0,
+              0,
+              false,
+              Long.MAX_VALUE,
+              (buf, off, len, index) ->
+                  new RawRecord(
+                      null,
+                      Arrays.copyOfRange(buf, off, off + len),
+                      io.urldedup.operators.RecordHeaders.EMPTY,
+                      "probe:" + (index + 1)));
       for (RawRecord rec = r.next(); rec != null; rec = r.next()) {
         into.add(rec.value);
       }

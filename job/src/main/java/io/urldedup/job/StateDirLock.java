@@ -17,9 +17,9 @@ import java.time.Instant;
  *
  * <p>An OS file lock ({@link FileChannel#tryLock}) on {@value #FILE} in DIR: it dies with its
  * process (also on {@code kill -9}), so a lock file left behind by a dead process is free and is
- * simply taken over. The file holds the holder's pid and start time, for the message that refuses
- * a second writer. It is never deleted: a process that opened it just before a delete would lock
- * an orphaned inode while a third locks a new file.
+ * simply taken over. The file holds the holder's pid and start time, for the message that refuses a
+ * second writer. It is never deleted: a process that opened it just before a delete would lock an
+ * orphaned inode while a third locks a new file.
  *
  * <p>{@code inspect} and {@code probe} do not take it: they only read, a read must not wait for
  * (nor stop) a run that may last days ({@code tail -f | run --state}), and a snapshot they read is
@@ -40,17 +40,23 @@ final class StateDirLock implements AutoCloseable {
 
   /**
    * Locks {@code dir} (an existing directory) for {@code command}; refuses with a {@link
-   * ConfigException} naming the holder when another process (or another command of this one)
-   * holds it.
+   * ConfigException} naming the holder when another process (or another command of this one) holds
+   * it.
    */
   static StateDirLock acquire(Path dir, String command) {
     Path file = dir.resolve(FILE);
     FileChannel ch;
     try {
-      ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      ch =
+          FileChannel.open(
+              file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     } catch (IOException e) {
-      throw new ConfigException("--state: cannot open the lock file " + file + " (" + e.getMessage()
-          + "); accepted: a writable directory");
+      throw new ConfigException(
+          "--state: cannot open the lock file "
+              + file
+              + " ("
+              + e.getMessage()
+              + "); accepted: a writable directory");
     }
     try {
       FileLock lock;
@@ -62,15 +68,22 @@ final class StateDirLock implements AutoCloseable {
       if (lock == null) {
         String holder = holder(ch);
         ch.close();
-        throw new ConfigException("--state " + dir + " is in use by another urldedup command (" + holder
-            + "): two writers would each save their own state and the last save would drop the other's"
-            + " URLs; accepted: a directory no other command is writing (wait for it to end, or stop it)");
+        throw new ConfigException(
+            "--state "
+                + dir
+                + " is in use by another urldedup command ("
+                + holder
+                + "): two writers would each save their own state and the last save would drop the other's"
+                + " URLs; accepted: a directory no other command is writing (wait for it to end, or stop it)");
       }
       ch.truncate(0);
       ProcessHandle self = ProcessHandle.current();
       String started = self.info().startInstant().map(Instant::toString).orElse("unknown");
-      ch.write(ByteBuffer.wrap(("pid=" + self.pid() + "\nstarted=" + started + "\ncommand=" + command + "\n")
-          .getBytes(StandardCharsets.UTF_8)), 0);
+      ch.write(
+          ByteBuffer.wrap(
+              ("pid=" + self.pid() + "\nstarted=" + started + "\ncommand=" + command + "\n")
+                  .getBytes(StandardCharsets.UTF_8)),
+          0);
       ch.force(false);
       return new StateDirLock(ch, lock);
     } catch (IOException e) {
@@ -79,12 +92,19 @@ final class StateDirLock implements AutoCloseable {
       } catch (IOException ignored) {
         // the lock (if any) goes with the channel
       }
-      throw new ConfigException("--state: cannot lock " + file + " (" + e.getMessage() + "); accepted: a local"
-          + " directory on a file system with file locks");
+      throw new ConfigException(
+          "--state: cannot lock "
+              + file
+              + " ("
+              + e.getMessage()
+              + "); accepted: a local"
+              + " directory on a file system with file locks");
     }
   }
 
-  /** "pid 1234, started 2026-12-04T16:27:01Z, run", from the lock file; what is missing is said so. */
+  /**
+   * "pid 1234, started 2026-12-04T16:27:01Z, run", from the lock file; what is missing is said so.
+   */
   private static String holder(FileChannel ch) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(512);
     ch.read(b, 0);

@@ -3,15 +3,15 @@ package io.urldedup.job;
 import sun.misc.Signal;
 
 /**
- * Ctrl-C (SIGINT) and SIGTERM in the embedded mode end the input instead of the process: the
- * lines read so far are processed, the outputs flushed and the summary printed
- * ({@link LineSourceReader#endAllInputs}). A second signal ends the process at once. Installed by
- * {@code main} only (the launcher's process), never in a JVM that runs tests.
+ * Ctrl-C (SIGINT) and SIGTERM in the embedded mode end the input instead of the process: the lines
+ * read so far are processed, the outputs flushed and the summary printed ({@link
+ * LineSourceReader#endAllInputs}). A second signal ends the process at once. Installed by {@code
+ * main} only (the launcher's process), never in a JVM that runs tests.
  */
 final class StopSignals {
 
   private static volatile String received;
-  private static volatile Runnable onAbort = () -> { };
+  private static volatile Runnable onAbort = () -> {};
 
   private StopSignals() {}
 
@@ -22,8 +22,8 @@ final class StopSignals {
   }
 
   /**
-   * What the second signal does before the process halts (shutdown hooks do not run then): say
-   * what is lost, remove temporary files.
+   * What the second signal does before the process halts (shutdown hooks do not run then): say what
+   * is lost, remove temporary files.
    */
   static void onAbort(Runnable action) {
     onAbort = action;
@@ -40,8 +40,11 @@ final class StopSignals {
       }
     }
     received = "SIG" + s.getName();
-    System.err.println("urldedup: " + received + ": ending the input; processing what was read"
-        + " (again to abort)");
+    System.err.println(
+        "urldedup: "
+            + received
+            + ": ending the input; processing what was read"
+            + " (again to abort)");
     LineSourceReader.endAllInputs();
   }
 

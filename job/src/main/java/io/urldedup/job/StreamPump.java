@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
  * Reads a stream (stdin, or a path that is no regular file: a named pipe, {@code <(cmd)}, a
  * character device) on a thread of its own into a small bounded queue, so that the source task
  * never blocks in {@code open()} or {@code read()}: checkpoints, records and the end of input go on
- * while the producer is quiet ({@code tail -f links.log | urldedup run --input -}). A stream is read
- * once, front to back: it cannot seek. The queue bounds memory (a fast producer waits, as any pipe
- * reader makes it wait); nothing is spooled to disk.
+ * while the producer is quiet ({@code tail -f links.log | urldedup run --input -}). A stream is
+ * read once, front to back: it cannot seek. The queue bounds memory (a fast producer waits, as any
+ * pipe reader makes it wait); nothing is spooled to disk.
  */
 final class StreamPump {
 
@@ -28,8 +28,13 @@ final class StreamPump {
   private final Runnable onData;
   private volatile boolean stopped;
   private volatile boolean ended;
-  /** The thread waits in {@code open()} or {@code read()}: the reader's buffer then holds no complete line. */
+
+  /**
+   * The thread waits in {@code open()} or {@code read()}: the reader's buffer then holds no
+   * complete line.
+   */
   private volatile boolean reading;
+
   private volatile IOException error;
 
   /**
@@ -64,20 +69,27 @@ final class StreamPump {
       } finally {
         reading = false;
       }
-      LineReader lines = new LineReader(new FilterInputStream(in) {
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-          reading = true;
-          if (stopped) {
-            onData.run(); // the source may now end: nothing complete is left behind
-          }
-          try {
-            return super.read(b, off, len);
-          } finally {
-            reading = false;
-          }
-        }
-      }, 0, 0, false, Long.MAX_VALUE, hook);
+      LineReader lines =
+          new LineReader(
+              new FilterInputStream(in) {
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                  reading = true;
+                  if (stopped) {
+                    onData.run(); // the source may now end: nothing complete is left behind
+                  }
+                  try {
+                    return super.read(b, off, len);
+                  } finally {
+                    reading = false;
+                  }
+                }
+              },
+              0,
+              0,
+              false,
+              Long.MAX_VALUE,
+              hook);
       RawRecord r;
       while ((r = stopped ? lines.nextBuffered() : lines.next()) != null) {
         while (!stopped && !room.tryAcquire(cost(r), 100, TimeUnit.MILLISECONDS)) {
@@ -131,9 +143,9 @@ final class StreamPump {
   }
 
   /**
-   * After {@link #stop}: true when everything read is queued, so the source may end once the
-   * queue is empty (the pump ended, or waits in {@code open()} or {@code read()} with no complete
-   * line buffered).
+   * After {@link #stop}: true when everything read is queued, so the source may end once the queue
+   * is empty (the pump ended, or waits in {@code open()} or {@code read()} with no complete line
+   * buffered).
    */
   boolean drained() {
     return ended || reading;

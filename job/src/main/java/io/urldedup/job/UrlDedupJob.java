@@ -31,17 +31,17 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * {@code urldedup run | plan | bootstrap | inspect | probe | version | help}. The same class is what {@code flink run} submits
- * (the word {@code run} is then optional).
+ * {@code urldedup run | plan | bootstrap | inspect | probe | version | help}. The same class is
+ * what {@code flink run} submits (the word {@code run} is then optional).
  */
 public final class UrlDedupJob {
 
   private UrlDedupJob() {}
 
   /**
-   * Exit codes: 0, 1 (the job failed), 2 (a usage error, {@link ConfigException}), 130/143 (a
-   * file cut short by SIGINT/SIGTERM, {@link StopSignals}). An error is one line on stderr naming
-   * its cause; its stack trace only with {@code --verbose} ({@link CliLogging}).
+   * Exit codes: 0, 1 (the job failed), 2 (a usage error, {@link ConfigException}), 130/143 (a file
+   * cut short by SIGINT/SIGTERM, {@link StopSignals}). An error is one line on stderr naming its
+   * cause; its stack trace only with {@code --verbose} ({@link CliLogging}).
    */
   public static void main(String[] args) throws Exception {
     fromMain = true;
@@ -58,8 +58,10 @@ public final class UrlDedupJob {
         System.err.println("urldedup: error: " + root.getMessage());
         code = ConfigException.EXIT_CODE;
       } else {
-        System.err.println("urldedup: error: " + (e instanceof JobExecutionException ? "the job failed: " : "")
-            + rootCause(e));
+        System.err.println(
+            "urldedup: error: "
+                + (e instanceof JobExecutionException ? "the job failed: " : "")
+                + rootCause(e));
         code = 1;
       }
       if (CliLogging.verbose()) {
@@ -82,7 +84,9 @@ public final class UrlDedupJob {
     }
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       String m = t.getMessage();
-      if (m != null && (m.startsWith("--output ") || m.startsWith("--dlq ")) && m.contains(" failed: ")) {
+      if (m != null
+          && (m.startsWith("--output ") || m.startsWith("--dlq "))
+          && m.contains(" failed: ")) {
         return m;
       }
     }
@@ -146,8 +150,10 @@ public final class UrlDedupJob {
             return 0;
           }
           List<List<String>> split = ArgsParser.splitPositionals(rest);
-          JobConfig c = logging(JobConfig.parse(Command.PROBE, split.get(0).toArray(String[]::new),
-              System.getenv()));
+          JobConfig c =
+              logging(
+                  JobConfig.parse(
+                      Command.PROBE, split.get(0).toArray(String[]::new), System.getenv()));
           try (LocalCluster cluster = LocalCluster.open()) {
             return StateCommands.probe(c, cluster, split.get(1), out);
           }
@@ -158,8 +164,11 @@ public final class UrlDedupJob {
           }
           return execute(logging(JobConfig.parse(rest)), err);
         }
-        default -> throw new ConfigException("unknown command '" + command
-            + "'; accepted: run, plan, bootstrap, inspect, probe, version, help");
+        default ->
+            throw new ConfigException(
+                "unknown command '"
+                    + command
+                    + "'; accepted: run, plan, bootstrap, inspect, probe, version, help");
       }
     } catch (ConfigException e) {
       err.println("urldedup: error: " + e.getMessage());
@@ -167,12 +176,16 @@ public final class UrlDedupJob {
     }
   }
 
-  /** {@code version} and {@code help} take nothing; only a flag's name is repeated, never a value. */
+  /**
+   * {@code version} and {@code help} take nothing; only a flag's name is repeated, never a value.
+   */
   private static void noArguments(String command, String[] args) {
     if (args.length > 0) {
       String a = args[0];
-      throw new ConfigException((a.startsWith("--") ? a.split("=", 2)[0] + " is not a flag of " + command + ": " : "")
-          + command + " takes no flags or arguments (flags go with run, plan, bootstrap, inspect, probe: see --help)");
+      throw new ConfigException(
+          (a.startsWith("--") ? a.split("=", 2)[0] + " is not a flag of " + command + ": " : "")
+              + command
+              + " takes no flags or arguments (flags go with run, plan, bootstrap, inspect, probe: see --help)");
     }
   }
 
@@ -200,16 +213,25 @@ public final class UrlDedupJob {
     } catch (IOException ignored) {
       // fall through to "unknown"
     }
-    return "urldedup " + p.getProperty("version", "unknown") + " (Flink " + p.getProperty("flink", "?")
-        + ", flink-connector-kafka " + p.getProperty("kafka-connector", "?") + ")";
+    return "urldedup "
+        + p.getProperty("version", "unknown")
+        + " (Flink "
+        + p.getProperty("flink", "?")
+        + ", flink-connector-kafka "
+        + p.getProperty("kafka-connector", "?")
+        + ")";
   }
 
-  /** Version of the {@code plan --json} document; bump only for an incompatible change (keys are only added). */
+  /**
+   * Version of the {@code plan --json} document; bump only for an incompatible change (keys are
+   * only added).
+   */
   static final int PLAN_JSON_VERSION = 1;
 
   /**
    * The plan's numbers, one JSON object: job-level keys, then the filter kind's own object (key =
-   * the kind, e.g. {@code "stable"}) from {@link FilterPlan#facts}. Rates are fractions, sizes bytes.
+   * the kind, e.g. {@code "stable"}) from {@link FilterPlan#facts}. Rates are fractions, sizes
+   * bytes.
    */
   static String planJson(JobConfig c) {
     FilterSpec spec = c.perShardSpec();
@@ -229,7 +251,8 @@ public final class UrlDedupJob {
       doc.put("cluster", clusterShape(c).facts());
     }
     try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
+      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc)
+          + "\n";
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("plan --json: " + e.getMessage(), e);
     }
@@ -244,46 +267,75 @@ public final class UrlDedupJob {
     }
     b.append("\nJob\n");
     b.append("  shards:           ").append(c.shards).append('\n');
-    b.append("  max parallelism:  ").append(c.maxParallelism()).append(" (savepoints rescale up to this)\n");
+    b.append("  max parallelism:  ")
+        .append(c.maxParallelism())
+        .append(" (savepoints rescale up to this)\n");
     if (c.parallelism > 0) {
-      b.append("  parallelism:      ").append(c.parallelism).append(" (")
-          .append(ceilDiv(c.shards, c.parallelism)).append(" shards per subtask at most)\n");
+      b.append("  parallelism:      ")
+          .append(c.parallelism)
+          .append(" (")
+          .append(ceilDiv(c.shards, c.parallelism))
+          .append(" shards per subtask at most)\n");
     } else {
       b.append("  parallelism:      cluster default\n");
     }
     if (c.filter == FilterSpec.Kind.AGED) {
-      b.append("  total memory:     ").append(ByteSize.format(spec.agedGeometry().bytes() * c.shards))
-          .append(" (").append(ByteSize.format(spec.agedGeometry().bytes())).append(" per shard)\n");
+      b.append("  total memory:     ")
+          .append(ByteSize.format(spec.agedGeometry().bytes() * c.shards))
+          .append(" (")
+          .append(ByteSize.format(spec.agedGeometry().bytes()))
+          .append(" per shard)\n");
       if (c.generationTime() != null) {
-        b.append("  time:             ").append(c.generationTime().event()
-            ? "event (record timestamps, watermark " + c.maxOutOfOrderness.toMillis() + " ms behind)"
-            : "processing").append('\n');
+        b.append("  time:             ")
+            .append(
+                c.generationTime().event()
+                    ? "event (record timestamps, watermark "
+                        + c.maxOutOfOrderness.toMillis()
+                        + " ms behind)"
+                    : "processing")
+            .append('\n');
       }
     } else if (c.filter == FilterSpec.Kind.STABLE) {
-      b.append("  total memory:     ").append(ByteSize.format(spec.memoryBytes() * c.shards))
-          .append(" (").append(ByteSize.format(spec.memoryBytes())).append(" per shard)\n");
+      b.append("  total memory:     ")
+          .append(ByteSize.format(spec.memoryBytes() * c.shards))
+          .append(" (")
+          .append(ByteSize.format(spec.memoryBytes()))
+          .append(" per shard)\n");
     } else {
-      b.append("  total capacity:   ").append(spec.capacity() * c.shards).append(" URLs in the first slices\n");
-      b.append("  total max memory: ").append(ByteSize.format(spec.maxMemoryBytes() * c.shards))
-          .append(" (").append(ByteSize.format(spec.maxMemoryBytes())).append(" per shard)\n");
+      b.append("  total capacity:   ")
+          .append(spec.capacity() * c.shards)
+          .append(" URLs in the first slices\n");
+      b.append("  total max memory: ")
+          .append(ByteSize.format(spec.maxMemoryBytes() * c.shards))
+          .append(" (")
+          .append(ByteSize.format(spec.maxMemoryBytes()))
+          .append(" per shard)\n");
     }
     if (c.cachePages() == DedupOperator.AUTO_CACHE) {
       int shardsPerSubtask = c.parallelism > 0 ? ceilDiv(c.shards, c.parallelism) : c.shards;
       b.append("  page cache:       auto: up to ")
           .append(ByteSize.format(PageCacheSizing.filterPages(spec) * shardsPerSubtask * 4096L))
           .append(" per subtask (its shards' whole filter), at most ")
-          .append(Math.round(PageCacheSizing.HEAP_SHARE * 100)).append("% of the TaskManager heap over its slots\n");
+          .append(Math.round(PageCacheSizing.HEAP_SHARE * 100))
+          .append("% of the TaskManager heap over its slots\n");
     } else {
-      b.append("  page cache:       ").append(c.cachePages()).append(" pages (")
-          .append(ByteSize.format(c.cachePages() * 4096L)).append(") per subtask\n");
+      b.append("  page cache:       ")
+          .append(c.cachePages())
+          .append(" pages (")
+          .append(ByteSize.format(c.cachePages() * 4096L))
+          .append(") per subtask\n");
     }
     if (c.materializeEvery == 1) {
-      b.append("  checkpoints:      every checkpoint writes the pages its shards changed (--materialize-every 1)\n");
+      b.append(
+          "  checkpoints:      every checkpoint writes the pages its shards changed (--materialize-every 1)\n");
     } else {
-      b.append("  checkpoints:      the inserts since the last (16 B each); every ").append(c.materializeEvery)
+      b.append("  checkpoints:      the inserts since the last (16 B each); every ")
+          .append(c.materializeEvery)
           .append("th also the pages of the shards changed since: a restore replays at most ")
-          .append(c.materializeEvery).append(" intervals of inserts")
-          .append(c.rate > 0 ? " (below)" : " (plan --rate R: how many, and how long)").append('\n');
+          .append(c.materializeEvery)
+          .append(" intervals of inserts")
+          .append(c.rate > 0 ? " (below)" : " (plan --rate R: how many, and how long)")
+          .append('\n');
     }
     if (c.rate > 0) {
       b.append(clusterShape(c).render());
@@ -291,17 +343,26 @@ public final class UrlDedupJob {
     return b.toString();
   }
 
-  /** The cluster for {@code --rate} records/s; the filter at its planned size (scalable: its first slices). */
+  /**
+   * The cluster for {@code --rate} records/s; the filter at its planned size (scalable: its first
+   * slices).
+   */
   static ClusterShape clusterShape(JobConfig c) {
     FilterSpec spec = c.perShardSpec();
-    long perShard = switch (spec.kind()) {
-      case STABLE -> spec.memoryBytes();
-      case SCALABLE -> ScalableMath.sliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0);
-      case AGED -> spec.agedGeometry().bytes();
-    };
-    double interval = (c.checkpointInterval != null ? c.checkpointInterval
-        : Flags.defaultCheckpointInterval()).toMillis() / 1000.0;
-    return ClusterShape.of(c.rate, perShard * c.shards, c.materializeEvery, interval, c.maxParallelism());
+    long perShard =
+        switch (spec.kind()) {
+          case STABLE -> spec.memoryBytes();
+          case SCALABLE ->
+              ScalableMath.sliceBytes(
+                  spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0);
+          case AGED -> spec.agedGeometry().bytes();
+        };
+    double interval =
+        (c.checkpointInterval != null ? c.checkpointInterval : Flags.defaultCheckpointInterval())
+                .toMillis()
+            / 1000.0;
+    return ClusterShape.of(
+        c.rate, perShard * c.shards, c.materializeEvery, interval, c.maxParallelism());
   }
 
   private static int ceilDiv(int a, int b) {
@@ -310,15 +371,19 @@ public final class UrlDedupJob {
 
   static void warnIfDefaultSeed(JobConfig c, PrintStream err) {
     if (c.defaultSeed) {
-      err.println("urldedup: warning: no --hash-seed or " + Flags.SEED_ENV + " given: using the"
-          + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
-          + " production and keep it (a restore with another seed is refused).");
+      err.println(
+          "urldedup: warning: no --hash-seed or "
+              + Flags.SEED_ENV
+              + " given: using the"
+              + " public default seed, so crafted URLs can collide in the filter. Set a secret seed in"
+              + " production and keep it (a restore with another seed is refused).");
     } else if (c.hashSeed >>> 32 == 0 || c.hashSeed >> 32 == -1) {
       // inspect and probe print the seed's SHA-256 fingerprint: one-way only for a seed nobody
       // can enumerate; 2^32 candidates are minutes of hashing
-      err.println("urldedup: warning: the hash seed is a small number (under 2^32 in magnitude): it"
-          + " can be recovered from its fingerprint by trying them all. Use a random 64-bit value,"
-          + " e.g. 0x$(od -An -tx8 -N8 /dev/urandom | tr -d ' ').");
+      err.println(
+          "urldedup: warning: the hash seed is a small number (under 2^32 in magnitude): it"
+              + " can be recovered from its fingerprint by trying them all. Use a random 64-bit value,"
+              + " e.g. 0x$(od -An -tx8 -N8 /dev/urandom | tr -d ' ').");
     }
   }
 
@@ -327,15 +392,17 @@ public final class UrlDedupJob {
       Preflight.files(c);
     }
     // closed in reverse: the cluster and its files go before the state directory's lock
-    try (EmbeddedState state = c.mode == JobConfig.Mode.EMBEDDED && c.isSet(Flags.STATE)
-            ? EmbeddedState.open(c.get(Flags.STATE)) : null;
+    try (EmbeddedState state =
+            c.mode == JobConfig.Mode.EMBEDDED && c.isSet(Flags.STATE)
+                ? EmbeddedState.open(c.get(Flags.STATE))
+                : null;
         LocalCluster cluster = LocalCluster.open()) {
       return execute(c, state, cluster, err);
     }
   }
 
-  private static int execute(JobConfig c, EmbeddedState state, LocalCluster cluster, PrintStream err)
-      throws Exception {
+  private static int execute(
+      JobConfig c, EmbeddedState state, LocalCluster cluster, PrintStream err) throws Exception {
     Configuration conf = JobEnvironment.configuration(c);
     if (state != null) {
       state.configure(conf);
@@ -352,12 +419,13 @@ public final class UrlDedupJob {
       }
       KafkaSink<DeadLetter> dlq = KafkaIO.dlqSink(c);
       if (dlq == null) {
-        err.println("urldedup: warning: --dlq-topic none: rejected records are counted"
-            + " (metric urldedup.invalid) but not kept");
+        err.println(
+            "urldedup: warning: --dlq-topic none: rejected records are counted"
+                + " (metric urldedup.invalid) but not kept");
       }
-      DataStream<RawRecord> source = env
-          .fromSource(KafkaIO.source(c), c.pipeline().watermarks(), "kafka source")
-          .uid(DedupPipeline.UID_SOURCE);
+      DataStream<RawRecord> source =
+          env.fromSource(KafkaIO.source(c), c.pipeline().watermarks(), "kafka source")
+              .uid(DedupPipeline.UID_SOURCE);
       DedupPipeline.build(source, KafkaIO.outputSink(c), dlq, c.pipeline());
       env.execute(c.jobName);
       return 0;
@@ -365,52 +433,73 @@ public final class UrlDedupJob {
     return embedded(c, env, state, cluster, err);
   }
 
-  /** @param state null unless {@code --state} was given */
-  private static int embedded(JobConfig c, StreamExecutionEnvironment env, EmbeddedState state,
-      LocalCluster cluster, PrintStream err) throws Exception {
-    env.setParallelism(c.parallelism > 0 ? c.parallelism
-        : Math.min(Flags.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
+  /**
+   * @param state null unless {@code --state} was given
+   */
+  private static int embedded(
+      JobConfig c,
+      StreamExecutionEnvironment env,
+      EmbeddedState state,
+      LocalCluster cluster,
+      PrintStream err)
+      throws Exception {
+    env.setParallelism(
+        c.parallelism > 0
+            ? c.parallelism
+            : Math.min(Flags.EMBEDDED_MAX_PARALLELISM, Runtime.getRuntime().availableProcessors()));
     boolean stdin = LineSplit.STDIN.equals(c.input);
     // stdin, a named pipe, <(cmd): read as a stream (no spool, no seek), each line as it arrives
     boolean stream = LineFileSource.isStream(c.input);
     if (fromMain) {
-      StopSignals.onAbort(() -> {
-        if (state != null && !state.saved()) {
-          err.println(state.notSaved());
-        }
-        cluster.removeDirectory();
-      });
+      StopSignals.onAbort(
+          () -> {
+            if (state != null && !state.saved()) {
+              err.println(state.notSaved());
+            }
+            cluster.removeDirectory();
+          });
       StopSignals.install();
     }
     LineFileSource file = new LineFileSource(c.input, stdin ? "stdin" : c.input);
     String sourceName = stdin ? "stdin" : "file source";
-    // aged, --time event: the JSON field ts is the event time (bad or missing: dead letter bad_timestamp)
+    // aged, --time event: the JSON field ts is the event time (bad or missing: dead letter
+    // bad_timestamp)
     DedupPipeline.Settings settings = c.pipeline();
     WatermarkStrategy<RawRecord> watermarks = settings.watermarks();
-    DataStream<RawRecord> source = (state == null
-        ? env.fromSource(file, watermarks, sourceName)
-        : env.fromSource(state.hold(file), watermarks, sourceName, file.getProducedType()))
-        // a file is read as byte ranges, one reader each (LineFileSource); a stream has one reader, and
-        // so has a run that ends in a savepoint (--state): its source holds at the end of one input;
-        // and so have the filters that need the input in its order (inOrder)
-        .setParallelism(stream || state != null || inOrder(c) ? 1 : env.getParallelism())
-        .uid(state == null ? "file-source" : state.sourceUid());
+    DataStream<RawRecord> source =
+        (state == null
+                ? env.fromSource(file, watermarks, sourceName)
+                : env.fromSource(state.hold(file), watermarks, sourceName, file.getProducedType()))
+            // a file is read as byte ranges, one reader each (LineFileSource); a stream has one
+            // reader, and
+            // so has a run that ends in a savepoint (--state): its source holds at the end of one
+            // input;
+            // and so have the filters that need the input in its order (inOrder)
+            .setParallelism(stream || state != null || inOrder(c) ? 1 : env.getParallelism())
+            .uid(state == null ? "file-source" : state.sourceUid());
     LineSink<UrlRecord> out = new LineSink<>("--output", c.output, r -> r.value);
-    LineSink<DeadLetter> dlq = Flags.NONE.equalsIgnoreCase(c.dlq) ? null
-        : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
+    LineSink<DeadLetter> dlq =
+        Flags.NONE.equalsIgnoreCase(c.dlq)
+            ? null
+            : new LineSink<>("--dlq", c.dlq, DeadLetterLine::format);
     DedupPipeline.Sinks sinks = DedupPipeline.build(source, out, dlq, settings);
     sinks.out().setParallelism(1);
     if (sinks.dlq() != null) {
       sinks.dlq().setParallelism(1);
     }
-    JobExecutionResult result = state == null ? env.execute(c.jobName) : state.execute(env, c.jobName, cluster, err);
+    JobExecutionResult result =
+        state == null ? env.execute(c.jobName) : state.execute(env, c.jobName, cluster, err);
     RunSummary summary = RunSummary.of(result.getAllAccumulatorResults());
     err.print(summary.render(dlq == null));
     List<long[]> linesRead = file.linesRead();
     String signal = StopSignals.received();
     if (signal != null) {
-      err.println("urldedup: the input was ended by " + signal + " " + LinesRead.describe(linesRead, summary.in())
-          + (stream ? "" : " (not the whole file)"));
+      err.println(
+          "urldedup: the input was ended by "
+              + signal
+              + " "
+              + LinesRead.describe(linesRead, summary.in())
+              + (stream ? "" : " (not the whole file)"));
       // a stream: the normal way to end an unbounded one; a file cut short is not a success
       return stream ? 0 : StopSignals.exitCode();
     }
@@ -422,8 +511,8 @@ public final class UrlDedupJob {
    * (one reader), whatever the parallelism: stable (which cells an insert decrements, and so what
    * is forgotten when) and aged (which generation a URL falls into: a count window counts URLs in
    * order; event time reads timestamps in file order). Per shard that order survives the keyed
-   * exchange, so any parallelism decides as parallelism 1 does. The scalable filter's decisions
-   * do not: each distinct URL is emitted once whichever occurrence comes first, its slices grow at
+   * exchange, so any parallelism decides as parallelism 1 does. The scalable filter's decisions do
+   * not: each distinct URL is emitted once whichever occurrence comes first, its slices grow at
    * counts of distinct URLs, and its false-positive bound holds for any order; only which
    * occurrence is emitted and which URLs are the (rare) false positives vary, so it keeps parallel
    * byte ranges.

@@ -48,18 +48,17 @@ class BadInputKafkaTest {
   static final int BAD = 10_000;
   static final int VALID = 1000;
   static final int PARTITIONS = 3;
+
   /**
-   * Long values still exceed --max-url-bytes (8192) many times over, but stay far below Kafka's
-   * 1 MiB message limit and keep the test's traffic small (the corpus' long cases would otherwise
+   * Long values still exceed --max-url-bytes (8192) many times over, but stay far below Kafka's 1
+   * MiB message limit and keep the test's traffic small (the corpus' long cases would otherwise
    * push hundreds of MB through the broker twice).
    */
   static final int MAX_VALUE_BYTES = 64 * 1024;
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
+  @RegisterExtension static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
 
-  @RegisterExtension
-  static final InProcessKafka KAFKA = new InProcessKafka();
+  @RegisterExtension static final InProcessKafka KAFKA = new InProcessKafka();
 
   @ParameterizedTest
   @ValueSource(strings = {"text", "json"})
@@ -70,12 +69,41 @@ class BadInputKafkaTest {
     String dlq = "bad-dlq-" + format;
     KAFKA.createTopics(PARTITIONS, in, out, dlq);
 
-    JobConfig config = JobConfig.parse(new String[] {
-        "--bootstrap-servers", KAFKA.bootstrapServers(), "--input-topic", in, "--output-topic", out,
-        "--dlq-topic", dlq, "--group-id", "bad-" + format, "--starting-offsets", "earliest",
-        "--transactional-id-prefix", "bad-" + format, "--transaction-timeout", "1min",
-        "--checkpoint-interval", "500ms", "--shards", "16", "--parallelism", "2",
-        "--format", format, "--fpr", "1e-6", "--capacity", "16000", "--hash-seed", "5"}, Map.of());
+    JobConfig config =
+        JobConfig.parse(
+            new String[] {
+              "--bootstrap-servers",
+              KAFKA.bootstrapServers(),
+              "--input-topic",
+              in,
+              "--output-topic",
+              out,
+              "--dlq-topic",
+              dlq,
+              "--group-id",
+              "bad-" + format,
+              "--starting-offsets",
+              "earliest",
+              "--transactional-id-prefix",
+              "bad-" + format,
+              "--transaction-timeout",
+              "1min",
+              "--checkpoint-interval",
+              "500ms",
+              "--shards",
+              "16",
+              "--parallelism",
+              "2",
+              "--format",
+              format,
+              "--fpr",
+              "1e-6",
+              "--capacity",
+              "16000",
+              "--hash-seed",
+              "5"
+            },
+            Map.of());
 
     List<BadInputCorpus.Case> corpus =
         BadInputCorpus.generate(config.decodeConfig(), 42, BAD, MAX_VALUE_BYTES);
@@ -83,11 +111,15 @@ class BadInputKafkaTest {
     Map<String, Long> expectedByReason = new TreeMap<>();
     List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
     for (BadInputCorpus.Case c : corpus) {
-      expectedDead.merge(fingerprint(c.expected.label(), c.record.key, c.record.value,
-          kafkaHeaders(c.record.headers)), 1, Integer::sum);
+      expectedDead.merge(
+          fingerprint(
+              c.expected.label(), c.record.key, c.record.value, kafkaHeaders(c.record.headers)),
+          1,
+          Integer::sum);
       expectedByReason.merge(c.expected.label(), 1L, Long::sum);
-      records.add(new ProducerRecord<>(in, null, null, c.record.key, c.record.value,
-          kafkaHeaders(c.record.headers)));
+      records.add(
+          new ProducerRecord<>(
+              in, null, null, c.record.key, c.record.value, kafkaHeaders(c.record.headers)));
     }
     Set<String> validUrls = new HashSet<>();
     for (int i = 0; i < VALID; i++) {
@@ -103,11 +135,14 @@ class BadInputKafkaTest {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(config.parallelism);
-    DataStream<RawRecord> source = env
-        .fromSource(KafkaIO.sourceBuilder(config).setBounded(OffsetsInitializer.latest()).build(),
-            WatermarkStrategy.noWatermarks(), "kafka source")
-        .uid(DedupPipeline.UID_SOURCE);
-    DedupPipeline.build(source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.pipeline());
+    DataStream<RawRecord> source =
+        env.fromSource(
+                KafkaIO.sourceBuilder(config).setBounded(OffsetsInitializer.latest()).build(),
+                WatermarkStrategy.noWatermarks(),
+                "kafka source")
+            .uid(DedupPipeline.UID_SOURCE);
+    DedupPipeline.build(
+        source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.pipeline());
     JobExecutionResult result = env.execute("bad-input-" + format);
 
     RunSummary s = RunSummary.of(result.getAllAccumulatorResults());
@@ -139,8 +174,11 @@ class BadInputKafkaTest {
       }
       actualDead.merge(fingerprint(reason, r.key(), r.value(), original), 1, Integer::sum);
     }
-    assertTrue(expectedDead.equals(actualDead), "every malformed record byte-exact, with key,"
-        + " headers and reason: " + diff(expectedDead, actualDead));
+    assertTrue(
+        expectedDead.equals(actualDead),
+        "every malformed record byte-exact, with key,"
+            + " headers and reason: "
+            + diff(expectedDead, actualDead));
 
     List<ConsumerRecord<byte[], byte[]>> emitted = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> c = KAFKA.committedReader(out, PARTITIONS)) {
@@ -163,15 +201,23 @@ class BadInputKafkaTest {
     return out;
   }
 
-  private static String fingerprint(String reason, byte[] key, byte[] value, Iterable<Header> headers)
-      throws Exception {
+  private static String fingerprint(
+      String reason, byte[] key, byte[] value, Iterable<Header> headers) throws Exception {
     MessageDigest sha = MessageDigest.getInstance("SHA-256");
     sha.update(value == null ? new byte[] {1} : value);
-    StringBuilder b = new StringBuilder(reason).append('|')
-        .append(value == null ? "null" : value.length + ":" + Base64.getEncoder().encodeToString(sha.digest()))
-        .append('|').append(key == null ? "null" : Base64.getEncoder().encodeToString(key));
+    StringBuilder b =
+        new StringBuilder(reason)
+            .append('|')
+            .append(
+                value == null
+                    ? "null"
+                    : value.length + ":" + Base64.getEncoder().encodeToString(sha.digest()))
+            .append('|')
+            .append(key == null ? "null" : Base64.getEncoder().encodeToString(key));
     for (Header h : headers) {
-      b.append('|').append(h.key()).append('=')
+      b.append('|')
+          .append(h.key())
+          .append('=')
           .append(h.value() == null ? "null" : Base64.getEncoder().encodeToString(h.value()));
     }
     return b.toString();

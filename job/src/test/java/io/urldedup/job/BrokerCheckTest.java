@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -29,8 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BrokerCheckTest {
 
-  @RegisterExtension
-  static final InProcessKafka KAFKA = new InProcessKafka();
+  @RegisterExtension static final InProcessKafka KAFKA = new InProcessKafka();
 
   @TempDir Path dir;
 
@@ -42,19 +42,37 @@ class BrokerCheckTest {
   }
 
   static JobConfig kafkaFlags(String servers) {
-    return JobConfig.parse(new String[] {"--bootstrap-servers", servers, "--input-topic", "in",
-        "--output-topic", "out", "--dlq-topic", "none", "--hash-seed", "0x6a09e667f3bcc908"}, java.util.Map.of());
+    return JobConfig.parse(
+        new String[] {
+          "--bootstrap-servers",
+          servers,
+          "--input-topic",
+          "in",
+          "--output-topic",
+          "out",
+          "--dlq-topic",
+          "none",
+          "--hash-seed",
+          "0x6a09e667f3bcc908"
+        },
+        Map.of());
   }
 
   @Test
   void aClosedPortIsRefusedWithinTheTimeout() throws Exception {
     String servers = "127.0.0.1:" + closedPort();
     long t0 = System.nanoTime();
-    ConfigException e = assertThrows(ConfigException.class,
-        () -> BrokerCheck.require(kafkaFlags(servers), Duration.ofSeconds(3)));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () -> BrokerCheck.require(kafkaFlags(servers), Duration.ofSeconds(3)));
     double seconds = (System.nanoTime() - t0) / 1e9;
-    assertEquals("--bootstrap-servers " + servers + ": no Kafka broker answered within 3 s (not running, or not"
-        + " reachable from here); accepted: HOST:PORT[,...] of running brokers", e.getMessage());
+    assertEquals(
+        "--bootstrap-servers "
+            + servers
+            + ": no Kafka broker answered within 3 s (not running, or not"
+            + " reachable from here); accepted: HOST:PORT[,...] of running brokers",
+        e.getMessage());
     assertTrue(seconds < 15, seconds + " s");
   }
 
@@ -69,11 +87,31 @@ class BrokerCheckTest {
   void aRunWithoutABrokerExits2() throws Exception {
     Path tmp = dir.resolve("tmp");
     String servers = "127.0.0.1:" + closedPort();
-    Process p = new ProcessBuilder(LauncherJvm.command(tmp, "512m", List.of("run", "--bootstrap-servers", servers,
-        "--input-topic", "in", "--output-topic", "out", "--dlq-topic", "none", "--hash-seed", "0x6a09e667f3bcc908")))
-        .redirectError(dir.resolve("stderr.txt").toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process p =
+        new ProcessBuilder(
+                LauncherJvm.command(
+                    tmp,
+                    "512m",
+                    List.of(
+                        "run",
+                        "--bootstrap-servers",
+                        servers,
+                        "--input-topic",
+                        "in",
+                        "--output-topic",
+                        "out",
+                        "--dlq-topic",
+                        "none",
+                        "--hash-seed",
+                        "0x6a09e667f3bcc908")))
+            .redirectError(dir.resolve("stderr.txt").toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     try {
-      assertTrue(p.waitFor(EmbeddedProcessTest.START_BOUND_S + BrokerCheck.TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+      assertTrue(
+          p.waitFor(
+              EmbeddedProcessTest.START_BOUND_S + BrokerCheck.TIMEOUT.toSeconds(),
+              TimeUnit.SECONDS),
           "still running: a run without a broker must end");
     } finally {
       p.destroyForcibly();
@@ -81,9 +119,14 @@ class BrokerCheckTest {
     String err = Files.readString(dir.resolve("stderr.txt"));
     assertEquals(2, p.exitValue(), err);
     // the error alone (the check comes before the job is built, and before its warnings)
-    assertEquals("urldedup: error: --bootstrap-servers " + servers + ": no Kafka broker answered within "
-        + BrokerCheck.TIMEOUT.toSeconds() + " s (not running, or not reachable from here); accepted: HOST:PORT[,...]"
-        + " of running brokers\n", err);
+    assertEquals(
+        "urldedup: error: --bootstrap-servers "
+            + servers
+            + ": no Kafka broker answered within "
+            + BrokerCheck.TIMEOUT.toSeconds()
+            + " s (not running, or not reachable from here); accepted: HOST:PORT[,...]"
+            + " of running brokers\n",
+        err);
     assertEquals(List.of(), LauncherJvm.leftovers(tmp), "left in java.io.tmpdir");
   }
 
@@ -93,20 +136,46 @@ class BrokerCheckTest {
   void aRunWithABrokerProceeds() throws Exception {
     KAFKA.createTopics(1, "bc-in", "bc-out");
     Path tmp = dir.resolve("tmp");
-    Process p = new ProcessBuilder(LauncherJvm.command(tmp, "512m", List.of("run", "--bootstrap-servers",
-        KAFKA.bootstrapServers(), "--input-topic", "bc-in", "--output-topic", "bc-out", "--dlq-topic", "none",
-        "--starting-offsets", "earliest", "--checkpoint-interval", "1s", "--parallelism", "1",
-        "--hash-seed", "0x6a09e667f3bcc908")))
-        .redirectError(dir.resolve("stderr.txt").toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process p =
+        new ProcessBuilder(
+                LauncherJvm.command(
+                    tmp,
+                    "512m",
+                    List.of(
+                        "run",
+                        "--bootstrap-servers",
+                        KAFKA.bootstrapServers(),
+                        "--input-topic",
+                        "bc-in",
+                        "--output-topic",
+                        "bc-out",
+                        "--dlq-topic",
+                        "none",
+                        "--starting-offsets",
+                        "earliest",
+                        "--checkpoint-interval",
+                        "1s",
+                        "--parallelism",
+                        "1",
+                        "--hash-seed",
+                        "0x6a09e667f3bcc908")))
+            .redirectError(dir.resolve("stderr.txt").toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
     try {
       List<ProducerRecord<byte[], byte[]>> in = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
-        in.add(new ProducerRecord<>("bc-in", ("https://a.example/" + i).getBytes(StandardCharsets.UTF_8)));
+        in.add(
+            new ProducerRecord<>(
+                "bc-in", ("https://a.example/" + i).getBytes(StandardCharsets.UTF_8)));
       }
       KAFKA.produce(in);
       try (KafkaConsumer<byte[], byte[]> c = KAFKA.committedReader("bc-out", 1)) {
-        TestKafkaBroker.readUntil(c, got, r -> r.size() >= 3 || !p.isAlive(),
+        TestKafkaBroker.readUntil(
+            c,
+            got,
+            r -> r.size() >= 3 || !p.isAlive(),
             Duration.ofSeconds(EmbeddedProcessTest.START_BOUND_S));
       }
       assertEquals(3, got.size(), Files.readString(dir.resolve("stderr.txt")));

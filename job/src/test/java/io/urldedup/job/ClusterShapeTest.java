@@ -3,6 +3,7 @@ package io.urldedup.job;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** {@link ClusterShape}: the figures of docs/capacity.md, recomputed by hand here. */
@@ -27,14 +28,22 @@ class ClusterShapeTest {
   /** plan takes --rate with any filter and prints the shape; run still refuses it for scalable. */
   @Test
   void planTakesRateWithAnyFilter() {
-    JobConfig c = JobConfig.parseForPlan(new String[] {"--filter", "scalable", "--capacity", "100000000",
-        "--rate", "100000"}, java.util.Map.of());
+    JobConfig c =
+        JobConfig.parseForPlan(
+            new String[] {"--filter", "scalable", "--capacity", "100000000", "--rate", "100000"},
+            Map.of());
     String plan = UrlDedupJob.plan(c);
     assertTrue(plan.contains("Cluster shape at --rate 100,000 records/s"), plan);
     assertTrue(UrlDedupJob.planJson(c).contains("\"cluster\""));
-    ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
-        () -> JobConfig.parse(new String[] {"--input", "x", "--output", "-", "--filter", "scalable", "--rate", "5"},
-            java.util.Map.of()));
+    ConfigException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ConfigException.class,
+            () ->
+                JobConfig.parse(
+                    new String[] {
+                      "--input", "x", "--output", "-", "--filter", "scalable", "--rate", "5"
+                    },
+                    Map.of()));
     assertTrue(e.getMessage().contains("--rate applies to --filter aged only"), e.getMessage());
   }
 
@@ -44,7 +53,8 @@ class ClusterShapeTest {
     ClusterShape s = ClusterShape.of(1e5, 1_700_000_000L, 10, 10, 128);
     assertEquals(16e6 + 170e6, s.checkpointBytesMean(), 1);
     assertEquals(160e6, s.logBytesMax(), 1);
-    // restore: (1.7 GB + 160 MB) over 1 TaskManager at 200 MB/s, then 10^7 inserts over 1 slot at 1.5M/s
+    // restore: (1.7 GB + 160 MB) over 1 TaskManager at 200 MB/s, then 10^7 inserts over 1 slot at
+    // 1.5M/s
     assertEquals(1.86e9 / 200e6 + 1e7 / 1.5e6, s.restoreSeconds(), 1e-6);
     // N = 1 writes every page and its compaction at every checkpoint, and logs nothing
     ClusterShape today = ClusterShape.of(1e5, 1_700_000_000L, 1, 10, 128);

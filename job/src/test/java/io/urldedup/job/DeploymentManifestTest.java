@@ -42,7 +42,8 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * -statebackend-rocksdb), with their fallback and deprecated keys. Patterns: {@code
  * metrics.reporter.<name>.<option>} takes MetricOptions' reporter options plus {@code port} (the
  * Prometheus reporter's own, its jar is not on this classpath); {@code kubernetes.operator.*} keys
- * belong to the operator, not to Flink; flink-kubernetes' own keys are listed ({@code KUBERNETES_KEYS}).
+ * belong to the operator, not to Flink; flink-kubernetes' own keys are listed ({@code
+ * KUBERNETES_KEYS}).
  */
 @Timeout(60)
 class DeploymentManifestTest {
@@ -77,7 +78,9 @@ class DeploymentManifestTest {
     // the Dockerfile puts the shaded jar exactly where jarURI points
     String jar = ((String) job.get("jarURI")).replaceFirst("^local://", "");
     String dockerfile = Files.readString(REPO.resolve("deploy/docker/Dockerfile"));
-    assertTrue(dockerfile.contains("job/target/urldedup-job.jar " + jar), "Dockerfile does not copy the jar to " + jar);
+    assertTrue(
+        dockerfile.contains("job/target/urldedup-job.jar " + jar),
+        "Dockerfile does not copy the jar to " + jar);
     assertTrue(dockerfile.contains("FROM flink:2.2.1-java17"), "base image");
     assertEquals("savepoint", job.get("upgradeMode"));
   }
@@ -89,7 +92,8 @@ class DeploymentManifestTest {
     Set<String> flags = Flags.names();
     for (String a : args) {
       if (a.startsWith("--")) {
-        assertTrue(flags.contains(a.substring(2)), "unknown job flag " + a + " (known: " + flags + ")");
+        assertTrue(
+            flags.contains(a.substring(2)), "unknown job flag " + a + " (known: " + flags + ")");
       }
     }
     String confPath = valueOf(args, "--config");
@@ -100,7 +104,8 @@ class DeploymentManifestTest {
     Map<String, String> mounts = mounts();
     String confKey = key(mounts, confPath, "config");
     Map<String, Object> data = map(configMap, "data");
-    assertNotNull(data.get(confKey), "ConfigMap has no key " + confKey + " for --config " + confPath);
+    assertNotNull(
+        data.get(confKey), "ConfigMap has no key " + confKey + " for --config " + confPath);
     String kafkaKey = key(mounts, kafkaPropsPath, "secrets");
     assertTrue(map(secret, "stringData").containsKey(kafkaKey), "Secret has no " + kafkaKey);
 
@@ -108,11 +113,13 @@ class DeploymentManifestTest {
     Path conf = tmp.resolve("urldedup.conf");
     Files.writeString(conf, (String) data.get(confKey), StandardCharsets.UTF_8);
     Path props = tmp.resolve("kafka.properties");
-    Files.writeString(props, (String) map(secret, "stringData").get(kafkaKey), StandardCharsets.UTF_8);
+    Files.writeString(
+        props, (String) map(secret, "stringData").get(kafkaKey), StandardCharsets.UTF_8);
     List<String> local = new ArrayList<>(args.subList(1, args.size()));
     local.set(local.indexOf(confPath), conf.toString());
     local.set(local.indexOf(kafkaPropsPath), props.toString());
-    JobConfig parsed = JobConfig.parse(local.toArray(String[]::new), Map.of(Flags.SEED_ENV, "0x1234abcd"));
+    JobConfig parsed =
+        JobConfig.parse(local.toArray(String[]::new), Map.of(Flags.SEED_ENV, "0x1234abcd"));
     assertEquals(JobConfig.Mode.KAFKA, parsed.mode);
   }
 
@@ -127,7 +134,9 @@ class DeploymentManifestTest {
         assertTrue(!env.containsKey("value"), "the seed must not be written into the manifest");
         Map<String, Object> ref = map(map(env, "valueFrom"), "secretKeyRef");
         assertEquals(map(secret, "metadata").get("name"), ref.get("name"));
-        assertTrue(map(secret, "stringData").containsKey((String) ref.get("key")), "Secret key " + ref.get("key"));
+        assertTrue(
+            map(secret, "stringData").containsKey((String) ref.get("key")),
+            "Secret key " + ref.get("key"));
         found = true;
       }
     }
@@ -154,10 +163,13 @@ class DeploymentManifestTest {
       if (!flinkKeys.contains(key)) {
         unknown.add(key);
       }
-      assertTrue(conf.get(key) instanceof String, key + ": operator flinkConfiguration values are strings");
+      assertTrue(
+          conf.get(key) instanceof String,
+          key + ": operator flinkConfiguration values are strings");
     }
     assertTrue(unknown.isEmpty(), "keys Flink 2.2 does not define: " + unknown);
-    assertEquals("org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
+    assertEquals(
+        "org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
         conf.get("metrics.reporter.prom.factory.class"));
     assertEquals("rocksdb", conf.get("state.backend.type"));
     assertEquals("true", conf.get("execution.checkpointing.incremental"));
@@ -173,7 +185,9 @@ class DeploymentManifestTest {
   void keyLookupIsSound() {
     assertTrue(flinkKeys.contains("state.backend.type"));
     assertTrue(flinkKeys.contains("execution.checkpointing.dir"));
-    assertTrue(flinkKeys.contains("state.backend.rocksdb.localdir"), "RocksDB options not on the classpath");
+    assertTrue(
+        flinkKeys.contains("state.backend.rocksdb.localdir"),
+        "RocksDB options not on the classpath");
     assertTrue(!flinkKeys.contains("state.backend.incremental.typo"));
     assertTrue(flinkKeys.size() > 300, "only " + flinkKeys.size() + " Flink keys found");
   }
@@ -181,7 +195,8 @@ class DeploymentManifestTest {
   @Test
   void sampleConfigsParse() {
     for (String f : List.of("samples/stable.conf", "samples/scalable.conf")) {
-      JobConfig c = JobConfig.parseForPlan(new String[] {"--config", REPO.resolve(f).toString()}, Map.of());
+      JobConfig c =
+          JobConfig.parseForPlan(new String[] {"--config", REPO.resolve(f).toString()}, Map.of());
       assertNotNull(c, f);
     }
   }
@@ -213,7 +228,10 @@ class DeploymentManifestTest {
   /** The file name under a mount of the named volume. */
   private static String key(Map<String, String> mounts, String path, String volume) {
     int slash = path.lastIndexOf('/');
-    assertEquals(volume, mounts.get(path.substring(0, slash)), path + " is not under the " + volume + " volume");
+    assertEquals(
+        volume,
+        mounts.get(path.substring(0, slash)),
+        path + " is not under the " + volume + " volume");
     return path.substring(slash + 1);
   }
 
@@ -247,13 +265,18 @@ class DeploymentManifestTest {
         Enumeration<JarEntry> entries = jar.entries();
         while (entries.hasMoreElements()) {
           String name = entries.nextElement().getName();
-          if (!name.startsWith("org/apache/flink/") || !name.endsWith("Options.class") || name.contains("$")) {
+          if (!name.startsWith("org/apache/flink/")
+              || !name.endsWith("Options.class")
+              || name.contains("$")) {
             continue;
           }
           Class<?> c;
           try {
-            c = Class.forName(name.substring(0, name.length() - 6).replace('/', '.'), false,
-                DeploymentManifestTest.class.getClassLoader());
+            c =
+                Class.forName(
+                    name.substring(0, name.length() - 6).replace('/', '.'),
+                    false,
+                    DeploymentManifestTest.class.getClassLoader());
           } catch (Throwable e) {
             continue; // optional dependencies of unrelated classes
           }
@@ -315,7 +338,8 @@ class DeploymentManifestTest {
       p = p.getParent();
     }
     if (p == null) {
-      throw new IllegalStateException("repository root (with deploy/k8s) not found above " + Path.of("").toAbsolutePath());
+      throw new IllegalStateException(
+          "repository root (with deploy/k8s) not found above " + Path.of("").toAbsolutePath());
     }
     return p;
   }

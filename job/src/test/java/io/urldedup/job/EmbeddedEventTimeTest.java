@@ -36,8 +36,7 @@ class EmbeddedEventTimeTest {
   static final int TARGETS = 20;
   static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
+  @RegisterExtension static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
 
   @TempDir Path dir;
 
@@ -50,8 +49,10 @@ class EmbeddedEventTimeTest {
     for (int sec = 0; sec <= 90; sec++) {
       long ts = T0 + sec * 1000L;
       // half the records give ts as ISO-8601 (with an offset), half as epoch milliseconds
-      String stamp = sec % 2 == 0 ? Long.toString(ts)
-          : "\"" + Instant.ofEpochMilli(ts).atOffset(java.time.ZoneOffset.ofHours(2)) + "\"";
+      String stamp =
+          sec % 2 == 0
+              ? Long.toString(ts)
+              : "\"" + Instant.ofEpochMilli(ts).atOffset(java.time.ZoneOffset.ofHours(2)) + "\"";
       if (sec == 0 || sec == 30 || sec == 90) {
         for (int i = 0; i < TARGETS; i++) {
           lines.add("{\"url\":\"https://target.example/page/" + i + "\",\"ts\":" + stamp + "}");
@@ -74,11 +75,41 @@ class EmbeddedEventTimeTest {
     Files.write(input, lines, StandardCharsets.UTF_8);
 
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = UrlDedupJob.run(new String[] {"run", "--input", input.toString(), "--output", output.toString(),
-        "--dlq", dlq.toString(), "--format", "json", "--state-backend", backend, "--shards", "8",
-        "--parallelism", "2", "--filter", "aged", "--window", "60s", "--rate", "100", "--fpr", "1e-4",
-        "--time", "event", "--max-out-of-orderness", "5s", "--hash-seed", "99"}, System.out,
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        UrlDedupJob.run(
+            new String[] {
+              "run",
+              "--input",
+              input.toString(),
+              "--output",
+              output.toString(),
+              "--dlq",
+              dlq.toString(),
+              "--format",
+              "json",
+              "--state-backend",
+              backend,
+              "--shards",
+              "8",
+              "--parallelism",
+              "2",
+              "--filter",
+              "aged",
+              "--window",
+              "60s",
+              "--rate",
+              "100",
+              "--fpr",
+              "1e-4",
+              "--time",
+              "event",
+              "--max-out-of-orderness",
+              "5s",
+              "--hash-seed",
+              "99"
+            },
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     String summary = err.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, summary);
 
@@ -87,7 +118,8 @@ class EmbeddedEventTimeTest {
       int at = line.indexOf("\"url\":\"") + 7;
       counts.merge(line.substring(at, line.indexOf('"', at)), 1, Integer::sum);
     }
-    assertEquals(expected, counts, "emissions per URL (targets: at 0 s and 90 s, suppressed at 30 s)");
+    assertEquals(
+        expected, counts, "emissions per URL (targets: at 0 s and 90 s, suppressed at 30 s)");
 
     Map<String, String> dead = new HashMap<>();
     for (String line : Files.readAllLines(dlq, StandardCharsets.UTF_8)) {
@@ -96,7 +128,8 @@ class EmbeddedEventTimeTest {
       dead.put(f[3].replaceAll(".*\"url\":\"([^\"]*)\".*", "$1"), f[1]);
     }
     assertEquals(4, dead.size(), dead.toString());
-    assertTrue(dead.get("https://no-ts.example/").contains("no top-level field 'ts'"), dead.toString());
+    assertTrue(
+        dead.get("https://no-ts.example/").contains("no top-level field 'ts'"), dead.toString());
     assertTrue(dead.get("https://bad-ts.example/").contains("ISO-8601"), dead.toString());
     assertTrue(dead.get("https://float-ts.example/").contains("fraction"), dead.toString());
     assertTrue(dead.get("https://two-ts.example/").contains("more than once"), dead.toString());

@@ -22,26 +22,29 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The embedded mode's input and output edge cases of issue 11, through {@link UrlDedupJob#run}
- * on a mini-cluster: empty inputs (file and stdin), CR line ends, a line over 1 MiB, an output
- * that cannot be written. (stdin as a stream, signals and stdout errors need a process of their
- * own: {@link EmbeddedProcessTest}.)
+ * The embedded mode's input and output edge cases of issue 11, through {@link UrlDedupJob#run} on a
+ * mini-cluster: empty inputs (file and stdin), CR line ends, a line over 1 MiB, an output that
+ * cannot be written. (stdin as a stream, signals and stdout errors need a process of their own:
+ * {@link EmbeddedProcessTest}.)
  */
 class EmbeddedInputTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
+  @RegisterExtension static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
 
   @TempDir Path dir;
 
   record Run(int code, String err) {}
 
   Run run(String... flags) throws Exception {
-    List<String> args = new ArrayList<>(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
+    List<String> args =
+        new ArrayList<>(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
     args.addAll(Arrays.asList(flags));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = UrlDedupJob.run(args.toArray(String[]::new), System.out,
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        UrlDedupJob.run(
+            args.toArray(String[]::new),
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     return new Run(code, err.toString(StandardCharsets.UTF_8));
   }
 
@@ -79,7 +82,14 @@ class EmbeddedInputTest {
     Path in = dir.resolve("cr.txt");
     Files.writeString(in, "http://a.com/1\rhttp://a.com/2\r\nhttp://a.com/1\r");
     Path out = dir.resolve("out.txt");
-    Run r = run("--input", in.toString(), "--output", out.toString(), "--dlq", dir.resolve("dlq.tsv").toString());
+    Run r =
+        run(
+            "--input",
+            in.toString(),
+            "--output",
+            out.toString(),
+            "--dlq",
+            dir.resolve("dlq.tsv").toString());
     assertEquals(0, r.code(), r.err());
     assertEquals("urldedup: in=3 emitted=2 duplicates=1 invalid=0 forced=0\n", r.err());
     assertEquals(List.of("http://a.com/1", "http://a.com/2"), Files.readAllLines(out));
@@ -94,21 +104,27 @@ class EmbeddedInputTest {
   void aLineOverOneMibIsOneTooLongDeadLetter() throws Exception {
     byte[] huge = new byte[3 << 20];
     Arrays.fill(huge, (byte) 'x');
-    byte[] data = LineReaderTest.concat("http://a.com/1\n".getBytes(StandardCharsets.US_ASCII), huge,
-        "\rhttp://a.com/2\r\nhttp://a.com/1\n".getBytes(StandardCharsets.US_ASCII));
+    byte[] data =
+        LineReaderTest.concat(
+            "http://a.com/1\n".getBytes(StandardCharsets.US_ASCII),
+            huge,
+            "\rhttp://a.com/2\r\nhttp://a.com/1\n".getBytes(StandardCharsets.US_ASCII));
     Path in = Files.write(dir.resolve("long.txt"), data);
     Path out = dir.resolve("out.txt");
     Path dlq = dir.resolve("dlq.tsv");
     Run r = run("--input", in.toString(), "--output", out.toString(), "--dlq", dlq.toString());
     assertEquals(0, r.code(), r.err());
-    assertEquals("urldedup: in=4 emitted=2 duplicates=1 invalid=1 forced=0\n"
-        + "urldedup: invalid by reason: too_long=1\n", r.err());
+    assertEquals(
+        "urldedup: in=4 emitted=2 duplicates=1 invalid=1 forced=0\n"
+            + "urldedup: invalid by reason: too_long=1\n",
+        r.err());
     assertEquals(List.of("http://a.com/1", "http://a.com/2"), Files.readAllLines(out));
     List<String> dead = Files.readAllLines(dlq);
     assertEquals(1, dead.size());
     String[] f = dead.get(0).split("\t", -1);
     assertEquals("too_long", f[0]);
-    assertEquals("URL is more than 1048576 bytes (--max-url-bytes 8192)", f[1], "not the length of the cut");
+    assertEquals(
+        "URL is more than 1048576 bytes (--max-url-bytes 8192)", f[1], "not the length of the cut");
     assertEquals(in + ":2", f[2]);
     assertEquals(LineReader.MAX_LINE_BYTES + 1, f[3].length());
   }
@@ -120,28 +136,48 @@ class EmbeddedInputTest {
   @Test
   @Timeout(120)
   void aUtf16FileSaysItLooksLikeUtf16() throws Exception {
-    Path in = Files.write(dir.resolve("u16.txt"), LineReaderTest.concat(new byte[] {(byte) 0xFF, (byte) 0xFE},
-        "http://a.com/1\nhttp://a.com/2\n".getBytes(StandardCharsets.UTF_16LE)));
+    Path in =
+        Files.write(
+            dir.resolve("u16.txt"),
+            LineReaderTest.concat(
+                new byte[] {(byte) 0xFF, (byte) 0xFE},
+                "http://a.com/1\nhttp://a.com/2\n".getBytes(StandardCharsets.UTF_16LE)));
     Path dlq = dir.resolve("dlq.tsv");
-    Run r = run("--input", in.toString(), "--output", dir.resolve("out.txt").toString(), "--dlq", dlq.toString());
+    Run r =
+        run(
+            "--input",
+            in.toString(),
+            "--output",
+            dir.resolve("out.txt").toString(),
+            "--dlq",
+            dlq.toString());
     assertEquals(0, r.code(), r.err());
-    assertTrue(r.err().contains("urldedup: in=3 emitted=0 duplicates=0 invalid=3 forced=0\n"), r.err());
+    assertTrue(
+        r.err().contains("urldedup: in=3 emitted=0 duplicates=0 invalid=3 forced=0\n"), r.err());
     List<String> dead = Files.readAllLines(dlq);
     assertEquals(3, dead.size());
     for (String d : dead.subList(0, 2)) {
-      assertTrue(d.split("\t")[1].endsWith("; looks like UTF-16: urldedup reads UTF-8 (convert it: iconv -f UTF-16"
-          + " -t UTF-8)"), d);
+      assertTrue(
+          d.split("\t")[1].endsWith(
+              "; looks like UTF-16: urldedup reads UTF-8 (convert it: iconv -f UTF-16"
+                  + " -t UTF-8)"),
+          d);
     }
   }
 
-  /** {@code --output /dev/full}: the run fails and says why (not "TaskExecutor is shutting down"). */
+  /**
+   * {@code --output /dev/full}: the run fails and says why (not "TaskExecutor is shutting down").
+   */
   @Test
   @Timeout(120)
   void anOutputThatCannotBeWrittenFailsTheRunWithTheCause() throws Exception {
     Path in = dir.resolve("in.txt");
     Files.writeString(in, "http://a.com/1\nhttp://a.com/2\n");
-    JobExecutionException e = assertThrows(JobExecutionException.class,
-        () -> run("--input", in.toString(), "--output", "/dev/full"));
-    assertEquals("--output /dev/full: write failed: No space left on device", UrlDedupJob.rootCause(e));
+    JobExecutionException e =
+        assertThrows(
+            JobExecutionException.class,
+            () -> run("--input", in.toString(), "--output", "/dev/full"));
+    assertEquals(
+        "--output /dev/full: write failed: No space left on device", UrlDedupJob.rootCause(e));
   }
 }

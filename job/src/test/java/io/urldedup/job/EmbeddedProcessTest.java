@@ -13,9 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,25 +31,30 @@ import org.junit.jupiter.api.io.TempDir;
  * written ({@code > /dev/full}, a reader that goes away as {@code | head -2} does). After each of
  * these exits the process's java.io.tmpdir is empty, and an error is its one line on stderr.
  *
- * <p>Timing: the producer waits for each URL to come out before it sends the next (at least
- * {@value #SPACING_MS} ms apart), so a source that read stdin to its end before emitting would
- * emit nothing and fail the test, however loaded the machine. The latencies are printed; the
- * bound on them ({@value #LATENCY_BOUND_MS} ms) allows for a machine running eight builds at once
- * (stdout is written at once: about 0.2 s here when idle, see the README).
+ * <p>Timing: the producer waits for each URL to come out before it sends the next (at least {@value
+ * #SPACING_MS} ms apart), so a source that read stdin to its end before emitting would emit nothing
+ * and fail the test, however loaded the machine. The latencies are printed; the bound on them
+ * ({@value #LATENCY_BOUND_MS} ms) allows for a machine running eight builds at once (stdout is
+ * written at once: about 0.2 s here when idle, see the README).
  */
 class EmbeddedProcessTest {
 
   static final int LINES = 12;
   static final long SPACING_MS = 300;
   static final long LATENCY_BOUND_MS = 30_000;
+
   /** Cluster start of a fresh JVM under load. */
   static final long START_BOUND_S = 180;
 
   @TempDir Path dir;
 
-  /** The job's main in a JVM of its own; {@code resetInt}: SIGINT not ignored ({@link LauncherJvm#sigintDefault}). */
+  /**
+   * The job's main in a JVM of its own; {@code resetInt}: SIGINT not ignored ({@link
+   * LauncherJvm#sigintDefault}).
+   */
   ProcessBuilder job(boolean resetInt, String... flags) throws IOException {
-    List<String> args = new ArrayList<>(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
+    List<String> args =
+        new ArrayList<>(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
     args.addAll(List.of(flags));
     List<String> cmd = LauncherJvm.command(tmp(), "512m", args);
     return new ProcessBuilder(resetInt ? LauncherJvm.sigintDefault(cmd) : cmd)
@@ -57,7 +66,9 @@ class EmbeddedProcessTest {
     return dir.resolve("tmp");
   }
 
-  /** Every exit that runs code leaves nothing in java.io.tmpdir (Flink's RPC jar alone is 21 MB). */
+  /**
+   * Every exit that runs code leaves nothing in java.io.tmpdir (Flink's RPC jar alone is 21 MB).
+   */
   @AfterEach
   void nothingLeftInTmpdir() throws IOException {
     if (Files.isDirectory(tmp())) {
@@ -65,7 +76,10 @@ class EmbeddedProcessTest {
     }
   }
 
-  /** {@code java ... UrlDedupJob}, as the launcher starts it (its opens, its logging), with {@code tmp} as java.io.tmpdir. */
+  /**
+   * {@code java ... UrlDedupJob}, as the launcher starts it (its opens, its logging), with {@code
+   * tmp} as java.io.tmpdir.
+   */
   static List<String> main(Path tmp) throws IOException {
     return LauncherJvm.command(tmp, "512m", List.of());
   }
@@ -77,18 +91,23 @@ class EmbeddedProcessTest {
   /** stdout lines with their arrival time, read on a thread of their own. */
   static LinkedBlockingQueue<long[]> arrivals(Process p, List<String> lines) {
     LinkedBlockingQueue<long[]> q = new LinkedBlockingQueue<>();
-    Thread t = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String l; (l = r.readLine()) != null; ) {
-          synchronized (lines) {
-            lines.add(l);
-          }
-          q.add(new long[] {System.nanoTime(), lines.size()});
-        }
-      } catch (IOException ignored) {
-        // the process ended
-      }
-    }, "stdout-reader");
+    Thread t =
+        new Thread(
+            () -> {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l; (l = r.readLine()) != null; ) {
+                  synchronized (lines) {
+                    lines.add(l);
+                  }
+                  q.add(new long[] {System.nanoTime(), lines.size()});
+                }
+              } catch (IOException ignored) {
+                // the process ended
+              }
+            },
+            "stdout-reader");
     t.setDaemon(true);
     t.start();
     return q;
@@ -100,8 +119,8 @@ class EmbeddedProcessTest {
   }
 
   /**
-   * {@code (for i in $(seq 1 12); do echo http://a.com/$i; sleep ...; done) | urldedup run --input -
-   * --output - --checkpoint-interval 1s}: each URL comes out while the producer is still there;
+   * {@code (for i in $(seq 1 12); do echo http://a.com/$i; sleep ...; done) | urldedup run --input
+   * - --output - --checkpoint-interval 1s}: each URL comes out while the producer is still there;
    * then SIGTERM (the pipe still open) ends the run with the summary, exit 0.
    */
   @Test
@@ -116,7 +135,8 @@ class EmbeddedProcessTest {
         long sent = System.nanoTime();
         send(stdin, "http://a.com/" + i);
         long[] a = q.poll(i == 1 ? START_BOUND_S : LATENCY_BOUND_MS / 1000, TimeUnit.SECONDS);
-        assertNotNull(a, "http://a.com/" + i + " not written while the producer waits; stderr:\n" + stderr());
+        assertNotNull(
+            a, "http://a.com/" + i + " not written while the producer waits; stderr:\n" + stderr());
         latencies.add((a[0] - sent) / 1_000_000);
         Thread.sleep(Math.max(0, SPACING_MS - (System.nanoTime() - sent) / 1_000_000));
       }
@@ -127,7 +147,8 @@ class EmbeddedProcessTest {
       synchronized (out) {
         assertEquals(expected, out, "in input order at --parallelism 1");
       }
-      System.out.println("stdin -> stdout latencies (ms; the first includes the cluster start): " + latencies);
+      System.out.println(
+          "stdin -> stdout latencies (ms; the first includes the cluster start): " + latencies);
       for (long l : latencies.subList(1, latencies.size())) {
         assertTrue(l <= LATENCY_BOUND_MS, "latency " + l + " ms: " + latencies);
       }
@@ -155,7 +176,8 @@ class EmbeddedProcessTest {
       assertNotNull(q.poll(START_BOUND_S, TimeUnit.SECONDS), stderr());
       send(stdin, "http://a.com/2");
       assertNotNull(q.poll(LATENCY_BOUND_MS, TimeUnit.MILLISECONDS), stderr());
-      Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).inheritIO().start();
+      Process kill =
+          new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).inheritIO().start();
       assertEquals(0, kill.waitFor());
       assertTrue(p.waitFor(120, TimeUnit.SECONDS), "no exit 120 s after SIGINT");
     } finally {
@@ -188,18 +210,30 @@ class EmbeddedProcessTest {
     }
     assertTrue(Files.size(in) > 2 * LineFileSource.MIN_RANGE_BYTES);
     List<String> cmd = new ArrayList<>(main(dir));
-    cmd.addAll(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "2", "--fpr", "1e-9",
-        "--input", in.toString(), "--output", "-"));
-    Process p = new ProcessBuilder(cmd)
-        .redirectError(dir.resolve("stderr.txt").toFile()).start();
-    java.util.Set<Integer> emitted = new java.util.HashSet<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    cmd.addAll(
+        List.of(
+            "run",
+            "--hash-seed",
+            "0x6a09e667f3bcc908",
+            "--parallelism",
+            "2",
+            "--fpr",
+            "1e-9",
+            "--input",
+            in.toString(),
+            "--output",
+            "-"));
+    Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile()).start();
+    Set<Integer> emitted = new HashSet<>();
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String first = r.readLine();
       assertNotNull(first, stderr());
       emitted.add(lineOf(first));
       Thread.sleep(3000); // stdout not read: its pipe fills and the job waits, both ranges begun
       // SIGTERM by kill: Process.destroy would also close the stream read below
-      Process kill = new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).inheritIO().start();
+      Process kill =
+          new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).inheritIO().start();
       assertEquals(0, kill.waitFor());
       for (String l; (l = r.readLine()) != null; ) {
         emitted.add(lineOf(l));
@@ -210,9 +244,11 @@ class EmbeddedProcessTest {
     }
     String err = stderr();
     assertEquals(143, p.exitValue(), err);
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("urldedup: the input was ended by SIGTERM after"
-        + " (\\d+) lines, read as parallel byte ranges: lines (\\d+)-(\\d+), (\\d+)-(\\d+) \\(not the whole file\\)\n")
-        .matcher(err);
+    Matcher m =
+        Pattern.compile(
+                "urldedup: the input was ended by SIGTERM after"
+                    + " (\\d+) lines, read as parallel byte ranges: lines (\\d+)-(\\d+), (\\d+)-(\\d+) \\(not the whole file\\)\n")
+            .matcher(err);
     assertTrue(m.find(), err);
     System.out.print("SIGTERM during parallel ranges: " + m.group());
     long read = Long.parseLong(m.group(1));
@@ -223,8 +259,9 @@ class EmbeddedProcessTest {
     assertEquals(1, a1, err);
     assertTrue(b1 < a2 - 1 && b2 < n, "both ranges cut short: " + err);
     assertEquals(read, (b1 - a1 + 1) + (b2 - a2 + 1), err);
-    assertTrue(err.contains("urldedup: in=" + read + " emitted=" + read + " duplicates=0 invalid=0"), err);
-    java.util.Set<Integer> expected = new java.util.HashSet<>();
+    assertTrue(
+        err.contains("urldedup: in=" + read + " emitted=" + read + " duplicates=0 invalid=0"), err);
+    Set<Integer> expected = new HashSet<>();
     for (int i = a1; i <= b1; i++) {
       expected.add(i);
     }
@@ -252,22 +289,29 @@ class EmbeddedProcessTest {
   @Test
   @Timeout(600)
   void stdoutOnAFullDeviceFailsTheRun() throws Exception {
-    Process p = job(false, "--input", urls(100).toString(), "--output", "-")
-        .redirectOutput(new File("/dev/full")).start();
+    Process p =
+        job(false, "--input", urls(100).toString(), "--output", "-")
+            .redirectOutput(new File("/dev/full"))
+            .start();
     assertTrue(p.waitFor(START_BOUND_S, TimeUnit.SECONDS));
     String err = stderr();
     assertEquals(1, p.exitValue(), err);
     // the error alone: no failing task's warning and stack trace before it
-    assertEquals("urldedup: error: the job failed: --output -: write failed: No space left on device\n", err);
+    assertEquals(
+        "urldedup: error: the job failed: --output -: write failed: No space left on device\n",
+        err);
   }
 
-  /** {@code --output - | head -2}: the reader leaves after two lines; the next write fails the run. */
+  /**
+   * {@code --output - | head -2}: the reader leaves after two lines; the next write fails the run.
+   */
   @Test
   @Timeout(600)
   void stdoutWhoseReaderLeftFailsTheRun() throws Exception {
     // 2 MB: more than the pipe and the sink buffer hold, so writes go on after the reader left
     Process p = job(false, "--input", urls(50_000).toString(), "--output", "-").start();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       assertNotNull(r.readLine());
       assertNotNull(r.readLine());
     }

@@ -41,15 +41,15 @@ class EmbeddedRunTest {
    * One mini-cluster for all runs (the embedded mode's {@code getExecutionEnvironment} picks it up
    * instead of starting its own, which the launcher does): saves a cluster start per run.
    */
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
+  @RegisterExtension static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
 
   static final int UNIQUE = 2000;
   static final int FORCED_EVERY = 100;
 
   @TempDir Path dir;
 
-  record Input(List<String> lines, Set<String> expected, Map<String, Integer> invalid, int forcedRepeats) {}
+  record Input(
+      List<String> lines, Set<String> expected, Map<String, Integer> invalid, int forcedRepeats) {}
 
   /** Unique canonical URLs, each appearing 1-4 times in several spellings, plus bad lines. */
   static Input generate(boolean json) {
@@ -64,10 +64,11 @@ class EmbeddedRunTest {
       String canonical = "http://" + host + "/page/" + i + "?a=1&b=2";
       expected.add(canonical);
       String[] variants = {
-          canonical,
-          "HTTP://" + host.toUpperCase() + "/page/" + i + "?a=1&b=2",
-          "http://" + host + ":80/page/" + i + "?a=1&b=2#section",
-          "http://user@" + host + "./x/../page/%2D/../" + i + "?a=1&b=2"};
+        canonical,
+        "HTTP://" + host.toUpperCase() + "/page/" + i + "?a=1&b=2",
+        "http://" + host + ":80/page/" + i + "?a=1&b=2#section",
+        "http://user@" + host + "./x/../page/%2D/../" + i + "?a=1&b=2"
+      };
       int copies = 1 + rnd.nextInt(4);
       for (int c = 0; c < copies; c++) {
         String v = variants[rnd.nextInt(variants.length)];
@@ -81,10 +82,20 @@ class EmbeddedRunTest {
     }
     // first occurrences must come first: keep each URL's copies in order, interleave URLs
     lines.addAll(pending);
-    String[] bad = json
-        ? new String[] {"", "not json", "[1,2]", "{\"href\":\"http://a.example/\"}", "{\"url\":5}",
-            "{\"url\":\"ftp://files.example/x\"}", "{\"url\":\"/relative/path\"}"}
-        : new String[] {"", "   ", "ftp://files.example/x", "/relative/path", "http://", "mailto:a@b.example"};
+    String[] bad =
+        json
+            ? new String[] {
+              "",
+              "not json",
+              "[1,2]",
+              "{\"href\":\"http://a.example/\"}",
+              "{\"url\":5}",
+              "{\"url\":\"ftp://files.example/x\"}",
+              "{\"url\":\"/relative/path\"}"
+            }
+            : new String[] {
+              "", "   ", "ftp://files.example/x", "/relative/path", "http://", "mailto:a@b.example"
+            };
     for (int k = 0; k < 5; k++) {
       for (String b : bad) {
         lines.add(rnd.nextInt(lines.size()), b);
@@ -94,9 +105,15 @@ class EmbeddedRunTest {
   }
 
   @ParameterizedTest(name = "{0} {1}")
-  @CsvSource({"text, hashmap, false", "json, hashmap, false", "text, rocksdb, true", "json, rocksdb, true"})
+  @CsvSource({
+    "text, hashmap, false",
+    "json, hashmap, false",
+    "text, rocksdb, true",
+    "json, rocksdb, true"
+  })
   @Timeout(120)
-  void emitsExactlyTheFirstOccurrences(String format, String backend, boolean checkpoints) throws Exception {
+  void emitsExactlyTheFirstOccurrences(String format, String backend, boolean checkpoints)
+      throws Exception {
     boolean json = format.equals("json");
     Input in = generate(json);
     Path input = dir.resolve("in.txt");
@@ -104,20 +121,50 @@ class EmbeddedRunTest {
     Path dlq = dir.resolve("dlq.tsv");
     Files.write(input, in.lines(), StandardCharsets.UTF_8);
 
-    List<String> args = new ArrayList<>(List.of("run", "--input", input.toString(),
-        "--output", output.toString(), "--dlq", dlq.toString(), "--format", format,
-        "--state-backend", backend, "--filter", "scalable", "--fpr", "1e-6", "--capacity", "20000",
-        "--shards", "8", "--parallelism", "2", "--hash-seed", "12345"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--input",
+                input.toString(),
+                "--output",
+                output.toString(),
+                "--dlq",
+                dlq.toString(),
+                "--format",
+                format,
+                "--state-backend",
+                backend,
+                "--filter",
+                "scalable",
+                "--fpr",
+                "1e-6",
+                "--capacity",
+                "20000",
+                "--shards",
+                "8",
+                "--parallelism",
+                "2",
+                "--hash-seed",
+                "12345"));
     if (json) {
       // the registrable-domain key loads the public suffix list (crawler-commons, commons-io)
       args.addAll(List.of("--key", "domain"));
     }
     if (checkpoints) {
-      args.addAll(List.of("--checkpoint-interval", "100ms", "--checkpoint-dir", dir.resolve("ckpt").toString()));
+      args.addAll(
+          List.of(
+              "--checkpoint-interval",
+              "100ms",
+              "--checkpoint-dir",
+              dir.resolve("ckpt").toString()));
     }
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = UrlDedupJob.run(args.toArray(String[]::new), System.out,
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        UrlDedupJob.run(
+            args.toArray(String[]::new),
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     String summary = err.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, summary);
 
@@ -135,7 +182,8 @@ class EmbeddedRunTest {
     assertEquals(UNIQUE + in.forcedRepeats(), urls.size(), "emitted count");
 
     List<String> dead = Files.readAllLines(dlq, StandardCharsets.UTF_8);
-    long badLines = in.lines().size() - in.lines().stream().filter(l -> l.contains("page/")).count();
+    long badLines =
+        in.lines().size() - in.lines().stream().filter(l -> l.contains("page/")).count();
     assertEquals(badLines, dead.size(), "dead letters");
     for (String d : dead) {
       String[] f = d.split("\t", -1);
@@ -144,8 +192,9 @@ class EmbeddedRunTest {
       assertTrue(f[2].startsWith(input.toString() + ":"), d);
     }
 
-    Matcher m = Pattern.compile("in=(\\d+) emitted=(\\d+) duplicates=(\\d+) invalid=(\\d+) forced=(\\d+)")
-        .matcher(summary);
+    Matcher m =
+        Pattern.compile("in=(\\d+) emitted=(\\d+) duplicates=(\\d+) invalid=(\\d+) forced=(\\d+)")
+            .matcher(summary);
     assertTrue(m.find(), summary);
     long total = Long.parseLong(m.group(1));
     long emitted = Long.parseLong(m.group(2));

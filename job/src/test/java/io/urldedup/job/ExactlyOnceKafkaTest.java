@@ -43,21 +43,20 @@ class ExactlyOnceKafkaTest {
   static final int UNIQUE = 3000;
   static final int PARTITIONS = 3;
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
+  @RegisterExtension static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
 
-  @RegisterExtension
-  static final InProcessKafka KAFKA = new InProcessKafka();
+  @RegisterExtension static final InProcessKafka KAFKA = new InProcessKafka();
 
   /** Each URL in 1-4 spellings that canonicalize alike. */
   static List<String> spellings(int i, Random rnd) {
     String host = "h" + (i % 53) + ".example.org";
     String path = "/item/" + i;
     String[] v = {
-        "http://" + host + path,
-        "HTTP://" + host.toUpperCase() + path,
-        "http://" + host + ":80" + path + "#top",
-        "http://" + host + "/a/.." + path};
+      "http://" + host + path,
+      "HTTP://" + host.toUpperCase() + path,
+      "http://" + host + ":80" + path + "#top",
+      "http://" + host + "/a/.." + path
+    };
     List<String> out = new ArrayList<>();
     int copies = 1 + rnd.nextInt(4);
     for (int c = 0; c < copies; c++) {
@@ -87,42 +86,75 @@ class ExactlyOnceKafkaTest {
       expected.add(canonical(i));
       for (String s : spellings(i, rnd)) {
         // the second batch repeats URLs of the first: the restored filter must know them
-        List<ProducerRecord<byte[], byte[]>> batch = i < UNIQUE / 2 && rnd.nextInt(3) > 0 ? first : second;
+        List<ProducerRecord<byte[], byte[]>> batch =
+            i < UNIQUE / 2 && rnd.nextInt(3) > 0 ? first : second;
         batch.add(new ProducerRecord<>(in, null, s.getBytes(StandardCharsets.UTF_8)));
       }
     }
     KAFKA.produce(first);
 
-    JobConfig config = JobConfig.parse(new String[] {
-        "--bootstrap-servers", KAFKA.bootstrapServers(), "--input-topic", in, "--output-topic", out,
-        "--dlq-topic", dlq, "--group-id", "eo-" + backend, "--starting-offsets", "earliest",
-        "--transactional-id-prefix", "eo-" + backend, "--transaction-timeout", "1min",
-        "--checkpoint-interval", "500ms", "--state-backend", backend, "--shards", "16",
-        "--parallelism", "2", "--filter", "scalable", "--fpr", "1e-6", "--capacity", "16000",
-        "--hash-seed", "99"}, Map.of());
+    JobConfig config =
+        JobConfig.parse(
+            new String[] {
+              "--bootstrap-servers",
+              KAFKA.bootstrapServers(),
+              "--input-topic",
+              in,
+              "--output-topic",
+              out,
+              "--dlq-topic",
+              dlq,
+              "--group-id",
+              "eo-" + backend,
+              "--starting-offsets",
+              "earliest",
+              "--transactional-id-prefix",
+              "eo-" + backend,
+              "--transaction-timeout",
+              "1min",
+              "--checkpoint-interval",
+              "500ms",
+              "--state-backend",
+              backend,
+              "--shards",
+              "16",
+              "--parallelism",
+              "2",
+              "--filter",
+              "scalable",
+              "--fpr",
+              "1e-6",
+              "--capacity",
+              "16000",
+              "--hash-seed",
+              "99"
+            },
+            Map.of());
     Configuration conf = JobEnvironment.configuration(config);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-    conf.setString("state.backend.rocksdb.localdir", System.getProperty("java.io.tmpdir") + "/rdb-eo");
+    conf.setString(
+        "state.backend.rocksdb.localdir", System.getProperty("java.io.tmpdir") + "/rdb-eo");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(config.parallelism);
 
     FailOnceAfterCheckpoint.reset();
-    DataStream<RawRecord> source = env
-        .fromSource(KafkaIO.source(config), WatermarkStrategy.noWatermarks(), "kafka source")
-        .uid(DedupPipeline.UID_SOURCE)
-        .map(new FailOnceAfterCheckpoint(200))
-        .returns(TypeInformation.of(RawRecord.class))
-        .uid("fail-once");
-    DedupPipeline.build(source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.pipeline());
+    DataStream<RawRecord> source =
+        env.fromSource(KafkaIO.source(config), WatermarkStrategy.noWatermarks(), "kafka source")
+            .uid(DedupPipeline.UID_SOURCE)
+            .map(new FailOnceAfterCheckpoint(200))
+            .returns(TypeInformation.of(RawRecord.class))
+            .uid("fail-once");
+    DedupPipeline.build(
+        source, KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.pipeline());
     JobClient job = env.executeAsync("exactly-once-" + backend);
 
     List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = KAFKA.committedReader(out, PARTITIONS)) {
       // the failure fires on records that arrive after the first completed checkpoint
-      TestKafkaBroker.readUntil(consumer, read, r -> FailOnceAfterCheckpoint.CHECKPOINTED.get(),
-          Duration.ofSeconds(60));
+      TestKafkaBroker.readUntil(
+          consumer, read, r -> FailOnceAfterCheckpoint.CHECKPOINTED.get(), Duration.ofSeconds(60));
       assertTrue(FailOnceAfterCheckpoint.CHECKPOINTED.get(), "no checkpoint completed");
       KAFKA.produce(second);
       TestKafkaBroker.readUntil(consumer, read, r -> r.size() >= UNIQUE, Duration.ofSeconds(90));
@@ -138,18 +170,20 @@ class ExactlyOnceKafkaTest {
       counts.merge(new String(r.value(), StandardCharsets.UTF_8), 1, Integer::sum);
     }
     List<String> twice = new ArrayList<>();
-    counts.forEach((u, n) -> {
-      if (n > 1) {
-        twice.add(u);
-      }
-    });
+    counts.forEach(
+        (u, n) -> {
+          if (n > 1) {
+            twice.add(u);
+          }
+        });
     assertEquals(List.of(), twice, "emitted more than once");
     assertEquals(expected, counts.keySet());
     assertEquals(UNIQUE, read.size());
     // the record key is the host (per-host partitioning for fetchers)
     for (ConsumerRecord<byte[], byte[]> r : read) {
       String url = new String(r.value(), StandardCharsets.UTF_8);
-      assertEquals(url.substring("http://".length(), url.indexOf('/', "http://".length())),
+      assertEquals(
+          url.substring("http://".length(), url.indexOf('/', "http://".length())),
           new String(r.key(), StandardCharsets.UTF_8));
     }
   }

@@ -33,11 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InputOrderTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
+  @RegisterExtension static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
 
   static final int LINES = 110_000;
   static final int DISTINCT = 40_000;
+
   /** Lines of about 330 bytes: {@value #LINES} of them make a file of more than 32 MiB. */
   static final String PAD = "x".repeat(300);
 
@@ -45,8 +45,8 @@ class InputOrderTest {
   static Path input;
 
   /**
-   * The same {@value #LINES}/2 lines twice: in file order a URL's second-half occurrence comes
-   * tens of thousands of new URLs after its first (past the window, mostly forgotten by the stable
+   * The same {@value #LINES}/2 lines twice: in file order a URL's second-half occurrence comes tens
+   * of thousands of new URLs after its first (past the window, mostly forgotten by the stable
    * filter: emitted again), read as two ranges at once both come together (the second suppressed).
    * Within each half, repeats at every distance.
    */
@@ -71,12 +71,27 @@ class InputOrderTest {
 
   static List<String> run(int parallelism, String... filter) throws Exception {
     Path out = dir.resolve("out-" + parallelism + "-" + filter[1] + ".txt");
-    List<String> args = new ArrayList<>(List.of("run", "--input", input.toString(), "--output", out.toString(),
-        "--parallelism", Integer.toString(parallelism), "--shards", "8", "--hash-seed", "0x6a09e667f3bcc908"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--input",
+                input.toString(),
+                "--output",
+                out.toString(),
+                "--parallelism",
+                Integer.toString(parallelism),
+                "--shards",
+                "8",
+                "--hash-seed",
+                "0x6a09e667f3bcc908"));
     args.addAll(List.of(filter));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = UrlDedupJob.run(args.toArray(String[]::new), System.out,
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        UrlDedupJob.run(
+            args.toArray(String[]::new),
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     String e = err.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, e);
     assertTrue(e.contains("urldedup: in=" + LINES + " "), e);
@@ -88,14 +103,25 @@ class InputOrderTest {
   static void sameDecisions(String... filter) throws Exception {
     List<String> one = run(1, filter);
     List<String> two = run(2, filter);
-    System.out.println(List.of(filter) + ": emitted " + one.size() + " of " + LINES + " at --parallelism 1, "
-        + two.size() + " at 2");
-    assertTrue(one.size() > DISTINCT / 2 && one.size() < LINES, "the filter decides both ways: " + one.size());
+    System.out.println(
+        List.of(filter)
+            + ": emitted "
+            + one.size()
+            + " of "
+            + LINES
+            + " at --parallelism 1, "
+            + two.size()
+            + " at 2");
+    assertTrue(
+        one.size() > DISTINCT / 2 && one.size() < LINES,
+        "the filter decides both ways: " + one.size());
     assertEquals(one.size(), two.size(), "emitted at --parallelism 1 and 2");
     assertTrue(one.equals(two), "the same lines emitted at --parallelism 1 and 2");
   }
 
-  /** A count window of 20,000 URLs (2,500 per shard): URLs come back after it, in file order only. */
+  /**
+   * A count window of 20,000 URLs (2,500 per shard): URLs come back after it, in file order only.
+   */
   @Test
   @Timeout(600)
   void anAgedCountWindowDecidesAsAtParallelismOne() throws Exception {

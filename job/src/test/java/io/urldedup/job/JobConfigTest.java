@@ -35,8 +35,15 @@ class JobConfigTest {
   }
 
   private static final String[] KAFKA = {
-      "--bootstrap-servers", "localhost:9092", "--input-topic", "in", "--output-topic", "out",
-      "--dlq-topic", "dlq"};
+    "--bootstrap-servers",
+    "localhost:9092",
+    "--input-topic",
+    "in",
+    "--output-topic",
+    "out",
+    "--dlq-topic",
+    "dlq"
+  };
 
   private static String[] kafka(String... more) {
     List<String> a = new ArrayList<>(List.of(KAFKA));
@@ -69,17 +76,59 @@ class JobConfigTest {
 
   @Test
   void everyFlagIsParsed() {
-    JobConfig c = parse(kafka(
-        "--group-id", "g1", "--kafka-properties", "/etc/kafka.properties",
-        "--starting-offsets", "earliest", "--transactional-id-prefix", "tx",
-        "--transaction-timeout", "5min", "--filter", "stable", "--fpr", "0.001",
-        "--memory", "256m", "--cell-bits", "3", "--shards", "64", "--hash-seed", "0xff",
-        "--format", "json", "--key", "domain", "--strip-params", "sid,utm_*", "--strip-www",
-        "--sort-params", "--drop-empty-params", "--collapse-slashes",
-        "--max-url-bytes", "4096", "--parallelism", "3", "--state-backend", "rocksdb",
-        "--checkpoint-dir", "/tmp/ckpt", "--checkpoint-interval", "30s", "--cache-memory", "16m",
-        "--materialize-every", "8",
-        "--job-name", "crawl-dedup", "--allow-canonicalization-change", "--verbose"));
+    JobConfig c =
+        parse(
+            kafka(
+                "--group-id",
+                "g1",
+                "--kafka-properties",
+                "/etc/kafka.properties",
+                "--starting-offsets",
+                "earliest",
+                "--transactional-id-prefix",
+                "tx",
+                "--transaction-timeout",
+                "5min",
+                "--filter",
+                "stable",
+                "--fpr",
+                "0.001",
+                "--memory",
+                "256m",
+                "--cell-bits",
+                "3",
+                "--shards",
+                "64",
+                "--hash-seed",
+                "0xff",
+                "--format",
+                "json",
+                "--key",
+                "domain",
+                "--strip-params",
+                "sid,utm_*",
+                "--strip-www",
+                "--sort-params",
+                "--drop-empty-params",
+                "--collapse-slashes",
+                "--max-url-bytes",
+                "4096",
+                "--parallelism",
+                "3",
+                "--state-backend",
+                "rocksdb",
+                "--checkpoint-dir",
+                "/tmp/ckpt",
+                "--checkpoint-interval",
+                "30s",
+                "--cache-memory",
+                "16m",
+                "--materialize-every",
+                "8",
+                "--job-name",
+                "crawl-dedup",
+                "--allow-canonicalization-change",
+                "--verbose"));
     assertEquals(JobConfig.Mode.KAFKA, c.mode);
     assertEquals("localhost:9092", c.bootstrapServers);
     assertEquals(List.of("in"), c.inputTopics);
@@ -102,7 +151,8 @@ class JobConfigTest {
     assertEquals(DecodeConfig.KeyMode.DOMAIN, c.key);
     assertEquals(List.of("sid", "utm_*"), c.stripParams);
     assertTrue(c.stripWww);
-    assertEquals("sort-params,drop-empty-params,strip-params=sid|utm_*,strip-www,collapse-slashes",
+    assertEquals(
+        "sort-params,drop-empty-params,strip-params=sid|utm_*,strip-www,collapse-slashes",
         c.decodeConfig().rules().describe());
     assertTrue(c.allowCanonicalizationChange);
     assertEquals(4096, c.maxUrlBytes);
@@ -118,67 +168,189 @@ class JobConfigTest {
     FilterSpec s = c.perShardSpec();
     assertEquals((256L << 20) / 64, s.memoryBytes());
     assertEquals(3, s.cellBits());
-    // the scalable filter's own flags (another kind's flags are refused: otherFiltersFlagsAreRefused)
-    JobConfig sc = parse("--input", "x", "--filter", "scalable", "--capacity", "5000", "--growth", "4",
-        "--tightening", "0.8", "--max-memory", "2g", "--shards", "64");
+    // the scalable filter's own flags (another kind's flags are refused:
+    // otherFiltersFlagsAreRefused)
+    JobConfig sc =
+        parse(
+            "--input",
+            "x",
+            "--filter",
+            "scalable",
+            "--capacity",
+            "5000",
+            "--growth",
+            "4",
+            "--tightening",
+            "0.8",
+            "--max-memory",
+            "2g",
+            "--shards",
+            "64");
     assertEquals(5000, sc.capacity);
     assertEquals(4, sc.growth);
     assertEquals(0.8, sc.tightening);
     assertEquals(2L << 30, sc.maxMemoryBytes);
 
     // every flag of the table was exercised above or in embedded mode
-    Set<String> covered = new HashSet<>(List.of(
-        "bootstrap-servers", "input-topic", "output-topic", "dlq-topic", "group-id", "kafka-properties",
-        "starting-offsets", "transactional-id-prefix", "transaction-timeout", "filter", "fpr", "memory",
-        "cell-bits", "capacity", "growth", "tightening", "max-memory", "shards", "hash-seed", "format",
-        "key", "strip-params", "strip-www", "sort-params", "drop-empty-params", "collapse-slashes",
-        "max-url-bytes", "allow-canonicalization-change", "parallelism",
-        "state-backend",
-        "checkpoint-dir", "checkpoint-interval", "cache-memory", "materialize-every", "job-name", "verbose",
-        "input", "output", "dlq", "config", "state", "json",
-        "window", "window-urls", "generations", "rate", "time", "max-out-of-orderness")); // agedFlags
+    Set<String> covered =
+        new HashSet<>(
+            List.of(
+                "bootstrap-servers",
+                "input-topic",
+                "output-topic",
+                "dlq-topic",
+                "group-id",
+                "kafka-properties",
+                "starting-offsets",
+                "transactional-id-prefix",
+                "transaction-timeout",
+                "filter",
+                "fpr",
+                "memory",
+                "cell-bits",
+                "capacity",
+                "growth",
+                "tightening",
+                "max-memory",
+                "shards",
+                "hash-seed",
+                "format",
+                "key",
+                "strip-params",
+                "strip-www",
+                "sort-params",
+                "drop-empty-params",
+                "collapse-slashes",
+                "max-url-bytes",
+                "allow-canonicalization-change",
+                "parallelism",
+                "state-backend",
+                "checkpoint-dir",
+                "checkpoint-interval",
+                "cache-memory",
+                "materialize-every",
+                "job-name",
+                "verbose",
+                "input",
+                "output",
+                "dlq",
+                "config",
+                "state",
+                "json",
+                "window",
+                "window-urls",
+                "generations",
+                "rate",
+                "time",
+                "max-out-of-orderness")); // agedFlags
     assertEquals(covered, Flags.names());
   }
 
   /** The aged kind's flags: totals become per-shard values; misuse exits naming the flag. */
   @Test
   void agedFlags() {
-    JobConfig t = parse("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1280", "--generations",
-        "20", "--time", "processing", "--shards", "128");
+    JobConfig t =
+        parse(
+            "--input",
+            "x",
+            "--filter",
+            "aged",
+            "--window",
+            "7d",
+            "--rate",
+            "1280",
+            "--generations",
+            "20",
+            "--time",
+            "processing",
+            "--shards",
+            "128");
     FilterSpec s = t.perShardSpec();
     assertEquals(FilterSpec.Kind.AGED, s.kind());
     assertEquals(7L * 86_400_000, s.windowMillis());
     assertEquals(10.0, s.rate());
     assertEquals(20, s.generations());
     assertFalse(t.generationTime().event());
-    JobConfig e = JobConfig.parse(new String[] {"--bootstrap-servers", "b:9092", "--input-topic", "i",
-        "--output-topic", "o", "--dlq-topic", "none", "--filter", "aged", "--window", "1h", "--rate", "10",
-        "--max-out-of-orderness", "30s"}, NO_ENV);
+    JobConfig e =
+        JobConfig.parse(
+            new String[] {
+              "--bootstrap-servers",
+              "b:9092",
+              "--input-topic",
+              "i",
+              "--output-topic",
+              "o",
+              "--dlq-topic",
+              "none",
+              "--filter",
+              "aged",
+              "--window",
+              "1h",
+              "--rate",
+              "10",
+              "--max-out-of-orderness",
+              "30s"
+            },
+            NO_ENV);
     assertTrue(e.generationTime().event(), "Kafka mode defaults to event time");
     assertEquals(30_000, e.generationTime().maxOutOfOrdernessMillis());
-    JobConfig c = parse("--input", "x", "--filter", "aged", "--window-urls", "1000000", "--shards", "16");
+    JobConfig c =
+        parse("--input", "x", "--filter", "aged", "--window-urls", "1000000", "--shards", "16");
     assertEquals(62_500, c.perShardSpec().windowUrls());
     assertNull(c.generationTime());
 
     assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d").contains("--rate"));
     assertTrue(error("--input", "x", "--filter", "aged").contains("--window"));
-    assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d", "--window-urls", "5", "--rate", "1")
-        .contains("exactly one"));
-    assertTrue(error("--input", "x", "--filter", "stable", "--window", "7d").contains("--window applies to --filter aged"));
+    assertTrue(
+        error(
+                "--input",
+                "x",
+                "--filter",
+                "aged",
+                "--window",
+                "7d",
+                "--window-urls",
+                "5",
+                "--rate",
+                "1")
+            .contains("exactly one"));
+    assertTrue(
+        error("--input", "x", "--filter", "stable", "--window", "7d")
+            .contains("--window applies to --filter aged"));
     // embedded event time is the JSON field ts: JSON input only
-    String eventText = error("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1", "--time", "event");
-    assertTrue(eventText.contains("--format json") && eventText.contains("--time processing"), eventText);
-    assertTrue(parse("--input", "x", "--format", "json", "--filter", "aged", "--window", "7d", "--rate", "1", "--time",
-        "event").generationTime().event());
-    assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--rate", "1").contains("--rate"));
-    assertTrue(error("--input", "x", "--filter", "aged", "--window-urls", "100", "--generations", "64")
-        .contains("--generations"));
+    String eventText =
+        error(
+            "--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1", "--time", "event");
+    assertTrue(
+        eventText.contains("--format json") && eventText.contains("--time processing"), eventText);
+    assertTrue(
+        parse(
+                "--input",
+                "x",
+                "--format",
+                "json",
+                "--filter",
+                "aged",
+                "--window",
+                "7d",
+                "--rate",
+                "1",
+                "--time",
+                "event")
+            .generationTime()
+            .event());
+    assertTrue(
+        error("--input", "x", "--filter", "aged", "--window-urls", "100", "--rate", "1")
+            .contains("--rate"));
+    assertTrue(
+        error("--input", "x", "--filter", "aged", "--window-urls", "100", "--generations", "64")
+            .contains("--generations"));
   }
 
   /**
    * Issue 21 item 7: a flag of another filter kind is refused as --window is with stable: exit 2
-   * naming the flag, the filter and the kinds the flag is for, also from a --config file (its
-   * line named); the other kinds' defaults are not "given".
+   * naming the flag, the filter and the kinds the flag is for, also from a --config file (its line
+   * named); the other kinds' defaults are not "given".
    */
   @Test
   void otherFiltersFlagsAreRefused(@TempDir Path dir) throws Exception {
@@ -187,10 +359,20 @@ class JobConfigTest {
       {List.of("--memory", "1g"), "--memory", "stable", "scalable (the default)"},
       {List.of("--filter", "stable", "--max-memory", "2g"), "--max-memory", "scalable", "stable"},
       {List.of("--filter", "stable", "--capacity", "5"), "--capacity", "scalable", "stable"},
-      {List.of("--filter", "aged", "--window-urls", "1000", "--memory", "1g"), "--memory", "stable", "aged"},
+      {
+        List.of("--filter", "aged", "--window-urls", "1000", "--memory", "1g"),
+        "--memory",
+        "stable",
+        "aged"
+      },
       {List.of("--filter", "scalable", "--cell-bits", "3"), "--cell-bits", "stable", "scalable"},
       {List.of("--filter", "stable", "--growth", "4"), "--growth", "scalable", "stable"},
-      {List.of("--filter", "aged", "--window-urls", "1000", "--tightening", "0.9"), "--tightening", "scalable", "aged"},
+      {
+        List.of("--filter", "aged", "--window-urls", "1000", "--tightening", "0.9"),
+        "--tightening",
+        "scalable",
+        "aged"
+      },
       {List.of("--filter", "scalable", "--generations", "5"), "--generations", "aged", "scalable"},
       {List.of("--filter", "stable", "--window", "7d"), "--window", "aged", "stable"},
       {List.of("--filter", "stable", "--time", "event"), "--time", "aged", "stable"},
@@ -201,38 +383,65 @@ class JobConfigTest {
       List<String> more = (List<String>) c[0];
       args.addAll(more);
       String m = error(args.toArray(String[]::new));
-      assertTrue(m.startsWith(c[1] + " applies to --filter " + c[2] + " only, not to --filter " + c[3] + ";"), m);
+      assertTrue(
+          m.startsWith(
+              c[1] + " applies to --filter " + c[2] + " only, not to --filter " + c[3] + ";"),
+          m);
     }
-    assertTrue(error("--input", "x", "--filter", "scalable", "--memory", "1g")
-        .endsWith("; --filter scalable takes --capacity, --growth, --tightening, --max-memory"));
-    assertTrue(error("--input", "x", "--filter", "stable", "--capacity", "5")
-        .endsWith("; --filter stable takes --memory, --cell-bits"));
+    assertTrue(
+        error("--input", "x", "--filter", "scalable", "--memory", "1g")
+            .endsWith(
+                "; --filter scalable takes --capacity, --growth, --tightening, --max-memory"));
+    assertTrue(
+        error("--input", "x", "--filter", "stable", "--capacity", "5")
+            .endsWith("; --filter stable takes --memory, --cell-bits"));
 
     Path f = dir.resolve("job.conf");
     Files.writeString(f, "input=x\nfilter=scalable\nmemory=1g\n");
     String m = error("--config", f.toString());
-    assertTrue(m.startsWith("--memory (" + f + ":3) applies to --filter stable only, not to --filter scalable;"), m);
+    assertTrue(
+        m.startsWith(
+            "--memory (" + f + ":3) applies to --filter stable only, not to --filter scalable;"),
+        m);
     Files.writeString(f, "input=x\ncapacity=5000000\n");
     m = error("--config", f.toString(), "--filter", "stable");
     assertTrue(m.startsWith("--capacity (" + f + ":2) applies to --filter scalable only"), m);
 
     // each kind with only its own flags (and the shared ones) parses: defaults are never "given"
-    assertEquals(FilterSpec.Kind.STABLE, parse("--input", "x", "--filter", "stable", "--memory", "64m").filter);
-    assertEquals(FilterSpec.Kind.AGED, parse("--input", "x", "--filter", "aged", "--window-urls", "1000").filter);
-    assertEquals(FilterSpec.Kind.SCALABLE, parse("--input", "x", "--fpr", "0.001", "--shards", "8",
-        "--cache-memory", "8m", "--capacity", "100").filter);
+    assertEquals(
+        FilterSpec.Kind.STABLE,
+        parse("--input", "x", "--filter", "stable", "--memory", "64m").filter);
+    assertEquals(
+        FilterSpec.Kind.AGED,
+        parse("--input", "x", "--filter", "aged", "--window-urls", "1000").filter);
+    assertEquals(
+        FilterSpec.Kind.SCALABLE,
+        parse(
+                "--input",
+                "x",
+                "--fpr",
+                "0.001",
+                "--shards",
+                "8",
+                "--cache-memory",
+                "8m",
+                "--capacity",
+                "100")
+            .filter);
   }
 
   /**
    * Issue 21 item 7: a command refuses the flags it does not take (exit 2, naming the flag, the
-   * command, the commands the flag is for and what the command takes); version and help take
-   * none. A --config file's keys that a command does not take are skipped, so one file serves all.
+   * command, the commands the flag is for and what the command takes); version and help take none.
+   * A --config file's keys that a command does not take are skipped, so one file serves all.
    */
   @Test
   void commandsRefuseTheFlagsTheyDoNotTake(@TempDir Path dir) throws Exception {
     String[] r = launch("version", "--fpr", "2");
     assertEquals("2", r[0], r[1]);
-    assertTrue(r[1].startsWith("urldedup: error: --fpr is not a flag of version: version takes no flags"), r[1]);
+    assertTrue(
+        r[1].startsWith("urldedup: error: --fpr is not a flag of version: version takes no flags"),
+        r[1]);
     assertEquals("2", launch("help", "--json")[0]);
     r = launch("version", "stray");
     assertEquals("2", r[0], r[1]);
@@ -256,67 +465,117 @@ class JobConfigTest {
         args.remove("--input");
         args.remove("in.txt");
       }
-      Option<?> o = Flags.OPTIONS.stream().filter(x -> x.flag().equals(c[0])).findFirst().orElseThrow();
+      Option<?> o =
+          Flags.OPTIONS.stream().filter(x -> x.flag().equals(c[0])).findFirst().orElseThrow();
       args.add(c[0]);
       if (!o.isSwitch()) {
         args.add(o == Flags.HASH_SEED ? "0x1234abcd5678" : o == Flags.FILTER_KIND ? "stable" : "5");
       }
       String m = refused(args.toArray(String[]::new));
-      assertTrue(m.startsWith("urldedup: error: " + c[0] + " is not a flag of " + c[1] + " (it is for " + c[2]
-          + "); " + c[1] + " takes "), m);
+      assertTrue(
+          m.startsWith(
+              "urldedup: error: "
+                  + c[0]
+                  + " is not a flag of "
+                  + c[1]
+                  + " (it is for "
+                  + c[2]
+                  + "); "
+                  + c[1]
+                  + " takes "),
+          m);
       assertFalse(m.contains("1234abcd"), m);
     }
-    assertTrue(refused("inspect", "--state", s, "--output", "x").contains("inspect takes --parallelism, --config,"
-        + " --verbose, --state, --json"));
+    assertTrue(
+        refused("inspect", "--state", s, "--output", "x")
+            .contains("inspect takes --parallelism, --config," + " --verbose, --state, --json"));
 
     // one config file for every command: each takes its keys, skips the others
     Path f = dir.resolve("job.conf");
-    Files.writeString(f, "input=in.txt\noutput=out.txt\nfilter=stable\nmemory=64m\nshards=16\nstrip-www\n"
-        + "checkpoint-interval=1s\n");
-    JobConfig inspect = JobConfig.parse(Command.INSPECT, new String[] {"--config", f.toString(), "--state", s}, NO_ENV);
-    assertFalse(inspect.isSet(Flags.OUTPUT) || inspect.isSet(Flags.SHARDS) || inspect.isSet(Flags.MEMORY));
-    JobConfig probe = JobConfig.parse(Command.PROBE, new String[] {"--config", f.toString(), "--state", s}, NO_ENV);
+    Files.writeString(
+        f,
+        "input=in.txt\noutput=out.txt\nfilter=stable\nmemory=64m\nshards=16\nstrip-www\n"
+            + "checkpoint-interval=1s\n");
+    JobConfig inspect =
+        JobConfig.parse(
+            Command.INSPECT, new String[] {"--config", f.toString(), "--state", s}, NO_ENV);
+    assertFalse(
+        inspect.isSet(Flags.OUTPUT) || inspect.isSet(Flags.SHARDS) || inspect.isSet(Flags.MEMORY));
+    JobConfig probe =
+        JobConfig.parse(
+            Command.PROBE, new String[] {"--config", f.toString(), "--state", s}, NO_ENV);
     assertEquals(16, probe.shards);
     assertTrue(probe.stripWww);
     assertFalse(probe.isSet(Flags.FILTER_KIND) || probe.isSet(Flags.OUTPUT));
-    JobConfig bootstrap = JobConfig.parse(Command.BOOTSTRAP, new String[] {"--config", f.toString(), "--state", s},
-        NO_ENV);
+    JobConfig bootstrap =
+        JobConfig.parse(
+            Command.BOOTSTRAP, new String[] {"--config", f.toString(), "--state", s}, NO_ENV);
     assertEquals(64L << 20, bootstrap.memoryBytes);
     assertFalse(bootstrap.isSet(Flags.OUTPUT) || bootstrap.isSet(Flags.CHECKPOINT_INTERVAL));
     JobConfig run = JobConfig.parse(Command.RUN, new String[] {"--config", f.toString()}, NO_ENV);
     assertEquals("out.txt", run.output);
 
     String help = HelpText.render();
-    assertTrue(help.contains("  --input PATH|-\n") && help.contains("      commands: run, plan, bootstrap, probe\n"),
+    assertTrue(
+        help.contains("  --input PATH|-\n")
+            && help.contains("      commands: run, plan, bootstrap, probe\n"),
         help);
     assertTrue(help.contains("      commands: plan, inspect\n"), "--json");
   }
 
   /**
-   * Issue 21 (also): one rule for sizes, binary units with an optional i/iB/B in any case (1GB,
-   * 1Gb and 1GiB alike, as -Xmx1g and Flink read 1gb); durations need a unit, d included.
+   * Issue 21 (also): one rule for sizes, binary units with an optional i/iB/B in any case (1GB, 1Gb
+   * and 1GiB alike, as -Xmx1g and Flink read 1gb); durations need a unit, d included.
    */
   @Test
   void sizesHaveOneBinaryRuleAndDurationsTakeDays() {
-    for (String v : List.of("1g", "1G", "1gb", "1GB", "1Gb", "1GiB", "1gib", "1Gi", "1 GiB", "1073741824",
-        "1073741824b", "1048576k", "1_048_576K")) {
-      assertEquals(1L << 30, parse("--input", "x", "--filter", "stable", "--memory", v).memoryBytes, v);
+    for (String v :
+        List.of(
+            "1g",
+            "1G",
+            "1gb",
+            "1GB",
+            "1Gb",
+            "1GiB",
+            "1gib",
+            "1Gi",
+            "1 GiB",
+            "1073741824",
+            "1073741824b",
+            "1048576k",
+            "1_048_576K")) {
+      assertEquals(
+          1L << 30, parse("--input", "x", "--filter", "stable", "--memory", v).memoryBytes, v);
     }
     assertEquals(1L << 40, parse("--input", "x", "--max-memory", "1TiB").maxMemoryBytes);
-    for (String v : List.of("1.5g", "1gg", "1e9", "g", "1gbit", "-1g", "0", "0g", "99999999999t", "1 g b", "1ib")) {
-      assertMessage(error("--input", "x", "--filter", "stable", "--memory", v), "--memory",
+    for (String v :
+        List.of(
+            "1.5g", "1gg", "1e9", "g", "1gbit", "-1g", "0", "0g", "99999999999t", "1 g b", "1ib")) {
+      assertMessage(
+          error("--input", "x", "--filter", "stable", "--memory", v),
+          "--memory",
           "units are binary (1k = 1024) and case-insensitive, and B or iB may follow (1g = 1GB = 1GiB)");
     }
     JobConfig aged = parse("--input", "x", "--filter", "aged", "--window", "7d", "--rate", "1");
     assertEquals(Duration.ofDays(7), aged.window);
-    assertEquals(Duration.ofMinutes(2), parse("--input", "x", "--checkpoint-interval", "2m").checkpointInterval);
-    assertEquals(Duration.ofMinutes(2), parse("--input", "x", "--checkpoint-interval", "2min").checkpointInterval);
+    assertEquals(
+        Duration.ofMinutes(2),
+        parse("--input", "x", "--checkpoint-interval", "2m").checkpointInterval);
+    assertEquals(
+        Duration.ofMinutes(2),
+        parse("--input", "x", "--checkpoint-interval", "2min").checkpointInterval);
     for (String v : List.of("10", "10x", "soon", "-1s")) {
-      assertMessage(error("--input", "x", "--checkpoint-interval", v), "--checkpoint-interval",
+      assertMessage(
+          error("--input", "x", "--checkpoint-interval", v),
+          "--checkpoint-interval",
           "a unit ms, s, min (or m), h, d");
     }
     String help = HelpText.render().replace('\n', ' ');
-    assertTrue(help.contains("1g = 1GB = 1GiB") && help.contains("min (or m), h, d") && help.contains("7d"), help);
+    assertTrue(
+        help.contains("1g = 1GB = 1GiB")
+            && help.contains("min (or m), h, d")
+            && help.contains("7d"),
+        help);
   }
 
   /**
@@ -327,28 +586,48 @@ class JobConfigTest {
   @Test
   void filterSizesAreReportedAsTotalsWithTheirPerShardShare() {
     String m = error("--input", "x", "--max-memory", "1m");
-    assertTrue(m.startsWith("--max-memory 1m over --shards 128 is 8.0 KiB per shard, less than the first slice of a"
-        + " shard needs: 12.0 KiB per shard for --capacity 1000000 (7812 URLs per shard)"), m);
-    assertTrue(m.endsWith("accepted: --max-memory at least 1.5 MiB in total (1572864 bytes), or a lower --capacity"), m);
+    assertTrue(
+        m.startsWith(
+            "--max-memory 1m over --shards 128 is 8.0 KiB per shard, less than the first slice of a"
+                + " shard needs: 12.0 KiB per shard for --capacity 1000000 (7812 URLs per shard)"),
+        m);
+    assertTrue(
+        m.endsWith(
+            "accepted: --max-memory at least 1.5 MiB in total (1572864 bytes), or a lower --capacity"),
+        m);
     assertFalse(m.contains("--max-memory 8192") || m.contains("--capacity 7812"), m);
     assertEquals(1572864, parse("--input", "x", "--max-memory", "1572864").maxMemoryBytes);
     m = error("--input", "x", "--filter", "stable", "--memory", "200t");
-    assertTrue(m.startsWith("--memory 200t over --shards 128 is 1.6 TiB per shard; accepted: at most 1 TiB per"
-        + " shard (--memory <= 128.0 TiB in total, or more --shards)"), m);
+    assertTrue(
+        m.startsWith(
+            "--memory 200t over --shards 128 is 1.6 TiB per shard; accepted: at most 1 TiB per"
+                + " shard (--memory <= 128.0 TiB in total, or more --shards)"),
+        m);
   }
 
   @Test
   void stateFlagsParseInEmbeddedModeAndStateIsRefusedInKafkaMode() {
     JobConfig c = JobConfig.parse(new String[] {"--input", "in.txt", "--state", "s/"}, Map.of());
     assertEquals("s/", c.get(Flags.STATE));
-    assertTrue(JobConfig.parse(Command.INSPECT, new String[] {"--state", "s/", "--json"}, Map.of()).get(Flags.JSON));
+    assertTrue(
+        JobConfig.parse(Command.INSPECT, new String[] {"--state", "s/", "--json"}, Map.of())
+            .get(Flags.JSON));
     ConfigException e = assertThrows(ConfigException.class, () -> parse(kafka("--state", "s/")));
     assertTrue(e.getMessage().startsWith("--state is for the embedded mode"), e.getMessage());
   }
 
   @Test
   void embeddedFlags() {
-    JobConfig c = parse("--input", "-", "--output", "out.txt", "--dlq", "dead.tsv", "--checkpoint-interval", "1s");
+    JobConfig c =
+        parse(
+            "--input",
+            "-",
+            "--output",
+            "out.txt",
+            "--dlq",
+            "dead.tsv",
+            "--checkpoint-interval",
+            "1s");
     assertEquals("-", c.input);
     assertEquals("out.txt", c.output);
     assertEquals("dead.tsv", c.dlq);
@@ -366,24 +645,32 @@ class JobConfigTest {
 
   @Test
   void stripParamsWithoutListMeansSessionIds() {
-    assertEquals(DecodeConfig.DEFAULT_STRIP_PARAMS, parse("--strip-params", "--input", "x").stripParams);
-    assertEquals(DecodeConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params").stripParams);
+    assertEquals(
+        DecodeConfig.DEFAULT_STRIP_PARAMS, parse("--strip-params", "--input", "x").stripParams);
+    assertEquals(
+        DecodeConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params").stripParams);
     assertEquals(List.of("a"), parse("--input", "x", "--strip-params=a").stripParams);
     assertEquals(List.of(), parse("--input", "x", "--strip-params", "none").stripParams);
-    assertEquals(DecodeConfig.DEFAULT_STRIP_PARAMS, parse("--input", "x", "--strip-params", "default").stripParams);
+    assertEquals(
+        DecodeConfig.DEFAULT_STRIP_PARAMS,
+        parse("--input", "x", "--strip-params", "default").stripParams);
   }
 
   /**
-   * Issue 21 item 9: an empty value (an unset shell variable: --strip-params "$P") is refused,
-   * not read as the default list; the flag alone and 'default' still mean the default list.
+   * Issue 21 item 9: an empty value (an unset shell variable: --strip-params "$P") is refused, not
+   * read as the default list; the flag alone and 'default' still mean the default list.
    */
   @Test
   void emptyStripParamsIsRefused() {
-    for (String[] args : List.of(new String[] {"--input", "x", "--strip-params", ""},
-        new String[] {"--input", "x", "--strip-params="}, new String[] {"--input", "x", "--strip-params", "  "})) {
+    for (String[] args :
+        List.of(
+            new String[] {"--input", "x", "--strip-params", ""},
+            new String[] {"--input", "x", "--strip-params="},
+            new String[] {"--input", "x", "--strip-params", "  "})) {
       String m = error(args);
       assertMessage(m, "--strip-params", "an empty value is not accepted");
-      assertTrue(m.contains("'default'") && m.contains("'none'") && m.contains("the flag alone"), m);
+      assertTrue(
+          m.contains("'default'") && m.contains("'none'") && m.contains("the flag alone"), m);
     }
   }
 
@@ -392,8 +679,9 @@ class JobConfigTest {
     JobConfig env = JobConfig.parse(new String[] {"--input", "x"}, Map.of(Flags.SEED_ENV, "42"));
     assertEquals(42, env.hashSeed());
     assertFalse(env.defaultSeed);
-    JobConfig flag = JobConfig.parse(new String[] {"--input", "x", "--hash-seed", "7"},
-        Map.of(Flags.SEED_ENV, "42"));
+    JobConfig flag =
+        JobConfig.parse(
+            new String[] {"--input", "x", "--hash-seed", "7"}, Map.of(Flags.SEED_ENV, "42"));
     assertEquals(7, flag.hashSeed());
     assertEquals(-1L, parse("--input", "x", "--hash-seed", "0xffffffffffffffff").hashSeed());
   }
@@ -403,8 +691,13 @@ class JobConfigTest {
     String m = error("--input", "x", "--hash-seed", "s3cr3t-passphrase");
     assertTrue(m.startsWith("--hash-seed"), m);
     assertFalse(m.contains("s3cr3t"), m);
-    String e = assertThrows(ConfigException.class,
-        () -> JobConfig.parse(new String[] {"--input", "x"}, Map.of(Flags.SEED_ENV, "topsecret"))).getMessage();
+    String e =
+        assertThrows(
+                ConfigException.class,
+                () ->
+                    JobConfig.parse(
+                        new String[] {"--input", "x"}, Map.of(Flags.SEED_ENV, "topsecret")))
+            .getMessage();
     assertTrue(e.contains(Flags.SEED_ENV), e);
     assertFalse(e.contains("topsecret"), e);
     assertFalse(parse("--input", "x", "--hash-seed", "12345").toString().contains("12345"));
@@ -413,16 +706,20 @@ class JobConfigTest {
   @Test
   void configFileWithFlagOverride(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("job.conf");
-    Files.writeString(f, String.join("\n",
-        "# a comment",
-        "input = samples/urls.txt",
-        "filter=stable",
-        "memory=64m",
-        "shards=32",
-        "strip-www",
-        "strip-params",
-        "checkpoint-interval=2s",
-        ""), StandardCharsets.UTF_8);
+    Files.writeString(
+        f,
+        String.join(
+            "\n",
+            "# a comment",
+            "input = samples/urls.txt",
+            "filter=stable",
+            "memory=64m",
+            "shards=32",
+            "strip-www",
+            "strip-params",
+            "checkpoint-interval=2s",
+            ""),
+        StandardCharsets.UTF_8);
     JobConfig c = parse("--config", f.toString(), "--shards", "16", "--filter=stable");
     assertEquals("samples/urls.txt", c.input);
     assertEquals(FilterSpec.Kind.STABLE, c.filter);
@@ -435,10 +732,12 @@ class JobConfigTest {
     Files.writeString(f, "input=x\nno-such-key=1\n");
     String m = error("--config", f.toString());
     assertTrue(m.contains(f + ":2") && m.contains("is not a flag") && m.contains("accepted:"), m);
-    assertFalse(m.contains("no-such-key"), "a config line is never repeated (it may hold a secret): " + m);
+    assertFalse(
+        m.contains("no-such-key"), "a config line is never repeated (it may hold a secret): " + m);
 
     Files.writeString(f, "input=x\nstrip-params=\n");
-    assertMessage(error("--config", f.toString()), "--strip-params", "an empty value is not accepted");
+    assertMessage(
+        error("--config", f.toString()), "--strip-params", "an empty value is not accepted");
 
     Files.writeString(f, "input=x\nfpr=lots\n");
     m = error("--config", f.toString());
@@ -451,13 +750,17 @@ class JobConfigTest {
   @Test
   void invalidValuesNameTheFlagAndTheAcceptedValues() {
     assertMessage(error("--input", "x", "--filter", "cuckoo"), "--filter", "stable, scalable");
-    assertMessage(error("--input", "x", "--fpr", "0"), "--fpr", "from 1.0E-9 up to (not including) 0.5");
+    assertMessage(
+        error("--input", "x", "--fpr", "0"), "--fpr", "from 1.0E-9 up to (not including) 0.5");
     assertMessage(error("--input", "x", "--fpr", "1.5"), "--fpr", "e.g. 0.01");
     assertMessage(error("--input", "x", "--fpr", "0.7"), "--fpr", "0.5");
     assertMessage(error("--input", "x", "--fpr", "often"), "--fpr", "0.5");
     assertMessage(error("--input", "x", "--memory", "lots"), "--memory", "64m, 1g");
     assertMessage(error("--input", "x", "--memory", "-5m"), "--memory", "64m, 1g");
-    assertMessage(error("--input", "x", "--filter", "stable", "--memory", "100k"), "--memory", "4 KiB per shard");
+    assertMessage(
+        error("--input", "x", "--filter", "stable", "--memory", "100k"),
+        "--memory",
+        "4 KiB per shard");
     assertMessage(error("--input", "x", "--cell-bits", "5"), "--cell-bits", "from 1 to 4");
     assertMessage(error("--input", "x", "--capacity", "ten"), "--capacity", "integer");
     assertMessage(error("--input", "x", "--capacity", "0"), "--capacity", ">= 1");
@@ -473,22 +776,39 @@ class JobConfigTest {
     assertMessage(error("--input", "x", "--strip-params", "a/b"), "--strip-params", "accepted:");
     assertMessage(error("--input", "x", "--max-url-bytes", "8"), "--max-url-bytes", "from 16");
     assertMessage(error("--input", "x", "--parallelism", "-1"), "--parallelism", "from 1");
-    assertMessage(error("--input", "x", "--state-backend", "memory"), "--state-backend", "hashmap, rocksdb");
-    assertMessage(error("--input", "x", "--checkpoint-interval", "soon"), "--checkpoint-interval", "10s");
-    assertMessage(error("--input", "x", "--checkpoint-interval", "0s"), "--checkpoint-interval", "10s");
+    assertMessage(
+        error("--input", "x", "--state-backend", "memory"), "--state-backend", "hashmap, rocksdb");
+    assertMessage(
+        error("--input", "x", "--checkpoint-interval", "soon"), "--checkpoint-interval", "10s");
+    assertMessage(
+        error("--input", "x", "--checkpoint-interval", "0s"), "--checkpoint-interval", "10s");
     assertMessage(error("--input", "x", "--cache-memory", "1k"), "--cache-memory", "at least 4k");
-    assertMessage(error("--input", "x", "--cache-memory", "lots"), "--cache-memory", "auto, or a positive size");
+    assertMessage(
+        error("--input", "x", "--cache-memory", "lots"),
+        "--cache-memory",
+        "auto, or a positive size");
     assertMessage(error("--input", "x", "--job-name", " "), "--job-name", "non-empty");
-    assertMessage(error("--input", "x", "--materialize-every", "0"), "--materialize-every", "from 1");
-    assertMessage(error("--input", "x", "--materialize-every", "1001"), "--materialize-every", "to 1000");
+    assertMessage(
+        error("--input", "x", "--materialize-every", "0"), "--materialize-every", "from 1");
+    assertMessage(
+        error("--input", "x", "--materialize-every", "1001"), "--materialize-every", "to 1000");
     // insert logs by default where they make checkpoints smaller (RocksDB's incremental ones)
     assertEquals(16, parse("--input", "x", "--state-backend", "rocksdb").materializeEvery);
     assertEquals(1, parse("--input", "x", "--state-backend", "hashmap").materializeEvery);
-    assertEquals(3, parse("--input", "x", "--state-backend", "hashmap", "--materialize-every", "3").materializeEvery);
-    assertMessage(error(kafka("--starting-offsets", "now")), "--starting-offsets", "earliest, latest, committed");
-    assertMessage(error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");
-    assertMessage(error(kafka("--transaction-timeout", "5s", "--checkpoint-interval", "10s")),
-        "--transaction-timeout", "must exceed --checkpoint-interval");
+    assertEquals(
+        3,
+        parse("--input", "x", "--state-backend", "hashmap", "--materialize-every", "3")
+            .materializeEvery);
+    assertMessage(
+        error(kafka("--starting-offsets", "now")),
+        "--starting-offsets",
+        "earliest, latest, committed");
+    assertMessage(
+        error(kafka("--transaction-timeout", "forever")), "--transaction-timeout", "10min");
+    assertMessage(
+        error(kafka("--transaction-timeout", "5s", "--checkpoint-interval", "10s")),
+        "--transaction-timeout",
+        "must exceed --checkpoint-interval");
     assertMessage(error(kafka("--group-id", "")), "--group-id", "non-empty");
     assertMessage(error(kafka("--input-topic", ",")), "--input-topic", "comma-separated");
     assertMessage(error("--input", "x", "--bogus", "1"), "--bogus", "accepted:");
@@ -499,10 +819,14 @@ class JobConfigTest {
   @Test
   void modeRequirements() {
     assertMessage(error(), "--input", "embedded mode");
-    assertMessage(error("--bootstrap-servers", "k:9092", "--input-topic", "in", "--output-topic", "out"),
-        "--dlq-topic", "'none'");
-    assertMessage(error("--bootstrap-servers", "k:9092", "--output-topic", "out", "--dlq-topic", "d"),
-        "--input-topic", "required");
+    assertMessage(
+        error("--bootstrap-servers", "k:9092", "--input-topic", "in", "--output-topic", "out"),
+        "--dlq-topic",
+        "'none'");
+    assertMessage(
+        error("--bootstrap-servers", "k:9092", "--output-topic", "out", "--dlq-topic", "d"),
+        "--input-topic",
+        "required");
     assertMessage(error(kafka("--input", "x")), "--input", "embedded");
     assertEquals(Flags.NONE, parse(kafka("--dlq-topic", "none")).dlqTopic);
   }
@@ -522,21 +846,34 @@ class JobConfigTest {
   void launcherExitCodesAndMessages() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = UrlDedupJob.run(new String[] {"run", "--input", "x", "--shards", "many"},
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        UrlDedupJob.run(
+            new String[] {"run", "--input", "x", "--shards", "many"},
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     assertEquals(2, code);
     String e = err.toString(StandardCharsets.UTF_8);
     assertTrue(e.startsWith("urldedup: error: --shards"), e);
     assertFalse(e.contains("Exception") || e.contains("\tat "), e);
 
-    assertEquals(2, UrlDedupJob.run(new String[] {"frobnicate"}, new PrintStream(out), new PrintStream(err)));
-    assertEquals(0, UrlDedupJob.run(new String[] {"help"}, new PrintStream(out), new PrintStream(err)));
+    assertEquals(
+        2,
+        UrlDedupJob.run(new String[] {"frobnicate"}, new PrintStream(out), new PrintStream(err)));
+    assertEquals(
+        0, UrlDedupJob.run(new String[] {"help"}, new PrintStream(out), new PrintStream(err)));
     out.reset();
-    assertEquals(0, UrlDedupJob.run(new String[] {"version"}, new PrintStream(out), new PrintStream(err)));
+    assertEquals(
+        0, UrlDedupJob.run(new String[] {"version"}, new PrintStream(out), new PrintStream(err)));
     assertTrue(out.toString().startsWith("urldedup "), out.toString());
     out.reset();
-    assertEquals(0, UrlDedupJob.run(new String[] {"plan", "--filter", "stable", "--memory", "64m",
-        "--parallelism", "4", "--input", "x"}, new PrintStream(out), new PrintStream(err)));
+    assertEquals(
+        0,
+        UrlDedupJob.run(
+            new String[] {
+              "plan", "--filter", "stable", "--memory", "64m", "--parallelism", "4", "--input", "x"
+            },
+            new PrintStream(out),
+            new PrintStream(err)));
     String plan = out.toString();
     assertTrue(plan.contains("shards:           128") && plan.contains("64.0 MiB"), plan);
   }
@@ -546,54 +883,112 @@ class JobConfigTest {
   void planJsonHasTheDocumentedKeysAndTheTextPlansNumbers() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    assertEquals(0, UrlDedupJob.run(new String[] {"plan", "--filter", "stable", "--memory", "64m", "--json",
-        "--parallelism", "4"}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err)));
+    assertEquals(
+        0,
+        UrlDedupJob.run(
+            new String[] {
+              "plan", "--filter", "stable", "--memory", "64m", "--json", "--parallelism", "4"
+            },
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err)));
     var mapper = new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper();
     var doc = mapper.readTree(out.toString(StandardCharsets.UTF_8));
-    for (String key : List.of("planVersion", "filter", "fpr", "shards", "maxParallelism", "parallelism",
-        "shardsPerSubtask", "cachePagesPerSubtask", "cacheBytesPerSubtask", "stable")) {
+    for (String key :
+        List.of(
+            "planVersion",
+            "filter",
+            "fpr",
+            "shards",
+            "maxParallelism",
+            "parallelism",
+            "shardsPerSubtask",
+            "cachePagesPerSubtask",
+            "cacheBytesPerSubtask",
+            "stable")) {
       assertTrue(doc.has(key), key + " in " + doc);
     }
     assertEquals("stable", doc.get("filter").asText());
     assertEquals(128, doc.get("shards").asInt());
     assertEquals(32, doc.get("shardsPerSubtask").asInt());
     assertEquals(64L << 20, doc.get("stable").get("totalBytes").asLong());
-    JobConfig c = JobConfig.parseForPlan(new String[] {"--filter", "stable", "--memory", "64m"}, NO_ENV);
+    JobConfig c =
+        JobConfig.parseForPlan(new String[] {"--filter", "stable", "--memory", "64m"}, NO_ENV);
     var rows = io.urldedup.state.FilterPlan.forgetting(c.perShardSpec(), c.shards);
     var first = doc.get("stable").get("forgetting").get(0);
     assertEquals(100_000, first.get("newUrls").asLong());
     assertEquals(rows.get(0).reemittedIfSeenAgain(), first.get("reemittedIfSeenAgain").asDouble());
 
     out.reset();
-    assertEquals(0, UrlDedupJob.run(new String[] {"plan", "--json"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err)));
+    assertEquals(
+        0,
+        UrlDedupJob.run(
+            new String[] {"plan", "--json"},
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err)));
     doc = mapper.readTree(out.toString(StandardCharsets.UTF_8));
     assertTrue(doc.get("parallelism").isNull());
-    for (String key : List.of("capacityPerShard", "growthTable", "capReachedAfterUrls", "totalMaxMemory")) {
+    for (String key :
+        List.of("capacityPerShard", "growthTable", "capReachedAfterUrls", "totalMaxMemory")) {
       assertTrue(doc.get("scalable").has(key), key);
     }
-    assertEquals(2, UrlDedupJob.run(new String[] {"plan", "--json", "--fpr", "2"}, new PrintStream(out),
-        new PrintStream(err)));
+    assertEquals(
+        2,
+        UrlDedupJob.run(
+            new String[] {"plan", "--json", "--fpr", "2"},
+            new PrintStream(out),
+            new PrintStream(err)));
 
     // aged: the plan's numbers, computed from the same geometry as the text plan
-    for (String[] window : List.of(new String[] {"--window", "7d", "--rate", "1280"},
-        new String[] {"--window-urls", "12800000"})) {
+    for (String[] window :
+        List.of(
+            new String[] {"--window", "7d", "--rate", "1280"},
+            new String[] {"--window-urls", "12800000"})) {
       out.reset();
-      List<String> args = new java.util.ArrayList<>(List.of("plan", "--filter", "aged", "--json"));
+      List<String> args = new ArrayList<>(List.of("plan", "--filter", "aged", "--json"));
       args.addAll(List.of(window));
-      assertEquals(0, UrlDedupJob.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
-          new PrintStream(err)));
+      assertEquals(
+          0,
+          UrlDedupJob.run(
+              args.toArray(String[]::new),
+              new PrintStream(out, true, StandardCharsets.UTF_8),
+              new PrintStream(err)));
       doc = mapper.readTree(out.toString(StandardCharsets.UTF_8));
       assertEquals("aged", doc.get("filter").asText());
       var aged = doc.get("aged");
-      for (String key : List.of("window", "windowMillis", "windowUrlsPerShard", "windowUrls", "ratePerShard", "rate",
-          "k", "l", "slices", "layout", "rowLines", "segmentBits", "bitsPerWindowUrl", "generationMillis", "generationUrlsPerShard", "urlsPerRowPerGeneration", "rowsPerShard",
-          "pagesPerShard", "bytesPerShard", "totalBytes", "modelFpr", "guaranteedWindowMillis",
-          "guaranteedWindowUrlsPerShard", "slack", "forgottenShare", "forgottenByGenerations", "forgottenByMillis",
-          "forgottenByUrlsPerShard", "forgetting")) {
+      for (String key :
+          List.of(
+              "window",
+              "windowMillis",
+              "windowUrlsPerShard",
+              "windowUrls",
+              "ratePerShard",
+              "rate",
+              "k",
+              "l",
+              "slices",
+              "layout",
+              "rowLines",
+              "segmentBits",
+              "bitsPerWindowUrl",
+              "generationMillis",
+              "generationUrlsPerShard",
+              "urlsPerRowPerGeneration",
+              "rowsPerShard",
+              "pagesPerShard",
+              "bytesPerShard",
+              "totalBytes",
+              "modelFpr",
+              "guaranteedWindowMillis",
+              "guaranteedWindowUrlsPerShard",
+              "slack",
+              "forgottenShare",
+              "forgottenByGenerations",
+              "forgottenByMillis",
+              "forgottenByUrlsPerShard",
+              "forgetting")) {
         assertTrue(aged.has(key), key + " in " + aged);
       }
-      List<String> flags = new java.util.ArrayList<>(List.of("--filter", "aged"));
+      List<String> flags = new ArrayList<>(List.of("--filter", "aged"));
       flags.addAll(List.of(window));
       JobConfig ac = JobConfig.parseForPlan(flags.toArray(String[]::new), NO_ENV);
       io.urldedup.state.FilterSpec spec = ac.perShardSpec();
@@ -617,7 +1012,10 @@ class JobConfigTest {
         assertTrue(aged.get("guaranteedWindowUrlsPerShard").asLong() >= 100_000);
       }
       var forgetting = aged.get("forgetting");
-      assertEquals(0.0, forgetting.get(0).get("reemittedIfSeenAgain").asDouble(), "inside the window: never");
+      assertEquals(
+          0.0,
+          forgetting.get(0).get("reemittedIfSeenAgain").asDouble(),
+          "inside the window: never");
       assertEquals(g.l(), forgetting.get(0).get("generations").asInt());
     }
   }
@@ -626,8 +1024,11 @@ class JobConfigTest {
   private static String[] launch(String... args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = UrlDedupJob.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        UrlDedupJob.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     return new String[] {Integer.toString(code), err.toString(StandardCharsets.UTF_8)};
   }
 
@@ -657,40 +1058,95 @@ class JobConfigTest {
     }
     String viaLink = refused("run", "--input", link.toString(), "--output", input.toString());
     assertTrue(viaLink.contains("same file"), viaLink);
-    assertEquals("http://a.com/1\nhttp://a.com/2\n", Files.readString(input), "the input is untouched");
+    assertEquals(
+        "http://a.com/1\nhttp://a.com/2\n", Files.readString(input), "the input is untouched");
 
     Path out = dir.resolve("out.txt");
-    String dlq = refused("run", "--input", input.toString(), "--output", out.toString(), "--dlq", dir + "/./out.txt");
+    String dlq =
+        refused(
+            "run",
+            "--input",
+            input.toString(),
+            "--output",
+            out.toString(),
+            "--dlq",
+            dir + "/./out.txt");
     assertTrue(dlq.contains("--dlq") && dlq.contains("--output") && dlq.contains("same file"), dlq);
-    assertTrue(refused("run", "--input", input.toString(), "--output", out.toString(), "--dlq", input.toString())
-        .contains("--dlq"));
+    assertTrue(
+        refused(
+                "run",
+                "--input",
+                input.toString(),
+                "--output",
+                out.toString(),
+                "--dlq",
+                input.toString())
+            .contains("--dlq"));
 
     assertMessage(refused("run", "--input", dir.toString()), "--input", "a readable file or -");
-    assertMessage(refused("run", "--input", dir.resolve("missing.txt").toString()), "--input", "a readable file or -");
-    assertMessage(refused("run", "--input", input.toString(), "--output", dir.toString()), "--output", "a file path");
-    assertMessage(refused("run", "--input", input.toString(), "--output", "/nonexistent/x"), "--output",
+    assertMessage(
+        refused("run", "--input", dir.resolve("missing.txt").toString()),
+        "--input",
+        "a readable file or -");
+    assertMessage(
+        refused("run", "--input", input.toString(), "--output", dir.toString()),
+        "--output",
+        "a file path");
+    assertMessage(
+        refused("run", "--input", input.toString(), "--output", "/nonexistent/x"),
+        "--output",
         "a file in an existing directory");
-    assertMessage(refused("run", "--input", input.toString(), "--dlq", "/nonexistent/d.tsv"), "--dlq",
+    assertMessage(
+        refused("run", "--input", input.toString(), "--dlq", "/nonexistent/d.tsv"),
+        "--dlq",
         "a file in an existing directory");
     assertFalse(Files.exists(out), "nothing was written");
 
-    assertMessage(refused("run", "--input", input.toString(), "--shards", "32769"), "--shards", "from 1 to 32768");
-    assertMessage(refused("run", "--input", input.toString(), "--shards", "65536"), "--shards", "from 1 to 32768");
-    assertMessage(refused("run", "--input", input.toString(), "--parallelism", "512"), "--parallelism",
+    assertMessage(
+        refused("run", "--input", input.toString(), "--shards", "32769"),
+        "--shards",
+        "from 1 to 32768");
+    assertMessage(
+        refused("run", "--input", input.toString(), "--shards", "65536"),
+        "--shards",
+        "from 1 to 32768");
+    assertMessage(
+        refused("run", "--input", input.toString(), "--parallelism", "512"),
+        "--parallelism",
         "1 to 128");
 
-    String heap = refused("run", "--input", input.toString(), "--filter", "stable", "--memory", "1t");
-    assertTrue(heap.startsWith("urldedup: error: --memory") && heap.contains("what fits: --memory up to")
-        && heap.contains("--state-backend rocksdb"), heap);
-    String scalable = refused("run", "--input", input.toString(), "--capacity", "100000000000", "--max-memory", "1t");
-    assertTrue(scalable.startsWith("urldedup: error: --capacity") && scalable.contains("what fits"), scalable);
+    String heap =
+        refused("run", "--input", input.toString(), "--filter", "stable", "--memory", "1t");
+    assertTrue(
+        heap.startsWith("urldedup: error: --memory")
+            && heap.contains("what fits: --memory up to")
+            && heap.contains("--state-backend rocksdb"),
+        heap);
+    String scalable =
+        refused(
+            "run", "--input", input.toString(), "--capacity", "100000000000", "--max-memory", "1t");
+    assertTrue(
+        scalable.startsWith("urldedup: error: --capacity") && scalable.contains("what fits"),
+        scalable);
     // the page cache's own flag is blamed when the filter alone fits (issue 21: it was --capacity)
     for (String backend : List.of("hashmap", "rocksdb")) {
-      String cache = refused("run", "--input", input.toString(), "--cache-memory", "1t", "--parallelism", "2",
-          "--state-backend", backend);
-      assertTrue(cache.startsWith("urldedup: error: --cache-memory 1.0 TiB per subtask x 2 subtasks is 2.0 TiB of"
-          + " page cache")
-          && cache.contains("what fits: --cache-memory up to"), cache);
+      String cache =
+          refused(
+              "run",
+              "--input",
+              input.toString(),
+              "--cache-memory",
+              "1t",
+              "--parallelism",
+              "2",
+              "--state-backend",
+              backend);
+      assertTrue(
+          cache.startsWith(
+                  "urldedup: error: --cache-memory 1.0 TiB per subtask x 2 subtasks is 2.0 TiB of"
+                      + " page cache")
+              && cache.contains("what fits: --cache-memory up to"),
+          cache);
     }
   }
 
@@ -702,9 +1158,12 @@ class JobConfigTest {
   void planSaysWhatRunSaysAboutTheHeap(@TempDir Path dir) throws Exception {
     Path input = dir.resolve("in.txt");
     Files.writeString(input, "http://a.com/1\n");
-    for (List<String> flags : List.of(List.of("--filter", "stable", "--memory", "100g"),
-        List.of("--capacity", "100000000000", "--max-memory", "1t"), List.of("--cache-memory", "1t"),
-        List.of("--state-backend", "rocksdb", "--cache-memory", "1t"))) {
+    for (List<String> flags :
+        List.of(
+            List.of("--filter", "stable", "--memory", "100g"),
+            List.of("--capacity", "100000000000", "--max-memory", "1t"),
+            List.of("--cache-memory", "1t"),
+            List.of("--state-backend", "rocksdb", "--cache-memory", "1t"))) {
       List<String> run = new ArrayList<>(List.of("run", "--input", input.toString()));
       run.addAll(flags);
       String runSays = refused(run.toArray(String[]::new));
@@ -716,12 +1175,17 @@ class JobConfigTest {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = UrlDedupJob.run(plan.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code =
+            UrlDedupJob.run(
+                plan.toArray(String[]::new),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code, plan.toString());
         assertEquals(runSays, err.toString(StandardCharsets.UTF_8), plan.toString());
         String printed = out.toString(StandardCharsets.UTF_8);
-        assertTrue(json ? printed.contains("\"planVersion\"") : printed.contains("max parallelism:"), printed);
+        assertTrue(
+            json ? printed.contains("\"planVersion\"") : printed.contains("max parallelism:"),
+            printed);
       }
     }
   }

@@ -35,14 +35,11 @@ class KafkaSecurityTest {
 
   static final String PASSWORD = "pw-sec-Test-7Hq2";
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
+  @RegisterExtension static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
 
-  @RegisterExtension
-  static final SaslKafka KAFKA = new SaslKafka(PASSWORD);
+  @RegisterExtension static final SaslKafka KAFKA = new SaslKafka(PASSWORD);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @ParameterizedTest
   @ValueSource(strings = {SaslKafka.PLAIN, SaslKafka.SCRAM})
@@ -60,11 +57,12 @@ class KafkaSecurityTest {
       run.cancel();
     }
     List<String> twice = new ArrayList<>();
-    counts.forEach((u, n) -> {
-      if (n > 1) {
-        twice.add(u);
-      }
-    });
+    counts.forEach(
+        (u, n) -> {
+          if (n > 1) {
+            twice.add(u);
+          }
+        });
     assertEquals(List.of(), twice, "emitted more than once");
     assertEquals(run.expected, counts.keySet());
   }
@@ -77,8 +75,10 @@ class KafkaSecurityTest {
     p.setProperty("default.api.timeout.ms", "10000");
     p.setProperty("request.timeout.ms", "5000");
     try (Admin admin = Admin.create(p)) {
-      ExecutionException e = assertThrows(ExecutionException.class,
-          () -> admin.describeCluster().clusterId().get(15, TimeUnit.SECONDS));
+      ExecutionException e =
+          assertThrows(
+              ExecutionException.class,
+              () -> admin.describeCluster().clusterId().get(15, TimeUnit.SECONDS));
       assertTrue(e.getCause() instanceof SaslAuthenticationException, e.toString());
     }
   }
@@ -94,11 +94,17 @@ class KafkaSecurityTest {
       wrong.store(w, null);
     }
     run.start(JobConfig.parse(run.args(KAFKA, props), Map.of()));
-    ExecutionException e = assertThrows(ExecutionException.class,
-        () -> run.job.getJobExecutionResult().get(80, TimeUnit.SECONDS));
-    assertTrue(ExceptionUtils.findThrowable(e, SaslAuthenticationException.class).isPresent(),
-        () -> "expected a SaslAuthenticationException in the failure, got " + ExceptionUtils.stringifyException(e));
-    assertTrue(!ExceptionUtils.stringifyException(e).contains("not-the-password"),
+    ExecutionException e =
+        assertThrows(
+            ExecutionException.class,
+            () -> run.job.getJobExecutionResult().get(80, TimeUnit.SECONDS));
+    assertTrue(
+        ExceptionUtils.findThrowable(e, SaslAuthenticationException.class).isPresent(),
+        () ->
+            "expected a SaslAuthenticationException in the failure, got "
+                + ExceptionUtils.stringifyException(e));
+    assertTrue(
+        !ExceptionUtils.stringifyException(e).contains("not-the-password"),
         "the failure must not carry the password");
   }
 }

@@ -27,10 +27,16 @@ final class LauncherJvm {
         cmd.add(a);
       }
     }
-    cmd.addAll(List.of("-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError", "-Djava.io.tmpdir=" + tmpdir,
-        "-Dlog4j.configurationFile=" + Path.of("src/main/launcher/log4j2-cli.properties").toAbsolutePath(),
-        "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-        UrlDedupJob.class.getName()));
+    cmd.addAll(
+        List.of(
+            "-Xmx" + heap,
+            "-XX:+ExitOnOutOfMemoryError",
+            "-Djava.io.tmpdir=" + tmpdir,
+            "-Dlog4j.configurationFile="
+                + Path.of("src/main/launcher/log4j2-cli.properties").toAbsolutePath(),
+            "-cp",
+            System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+            UrlDedupJob.class.getName()));
     cmd.addAll(args);
     return cmd;
   }
@@ -41,7 +47,9 @@ final class LauncherJvm {
    * cannot handle it; a terminal's Ctrl-C reaches a foreground process with SIGINT at its default.
    */
   static List<String> sigintDefault(List<String> cmd) {
-    List<String> out = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
+    List<String> out =
+        new ArrayList<>(
+            List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
     out.addAll(cmd);
     return out;
   }
@@ -55,16 +63,25 @@ final class LauncherJvm {
 
   /** Sends {@code signal} (INT, TERM, KILL) to {@code p}. */
   static void kill(Process p, String signal) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
     if (kill.waitFor() != 0) {
       throw new IllegalStateException("kill -" + signal + " " + p.pid() + " failed");
     }
   }
 
-  /** stderr lines that are a stack trace's ({@code \tat ...}, {@code Caused by:}, {@code ... N more}). */
+  /**
+   * stderr lines that are a stack trace's ({@code \tat ...}, {@code Caused by:}, {@code ... N
+   * more}).
+   */
   static List<String> traceLines(String stderr) {
-    return stderr.lines()
-        .filter(l -> l.startsWith("\tat ") || l.startsWith("Caused by:") || l.matches("\\s*\\.\\.\\. \\d+ more"))
+    return stderr
+        .lines()
+        .filter(
+            l ->
+                l.startsWith("\tat ")
+                    || l.startsWith("Caused by:")
+                    || l.matches("\\s*\\.\\.\\. \\d+ more"))
         .toList();
   }
 }

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 21 item 6: the launcher ({@code ./urldedup}) started with stdin closed or write-only.
  * Closed, the JVM's first {@code open()} took fd 0 and {@code run --input -} read that file (the
  * job's own jar) and exited 0. The launcher refuses both with exit 2 before it opens anything
- * (before it would build the jar or start Java, so these runs take no build). A real process:
- * fd 0 is closed by the shell that execs the launcher, as {@code <&-} does on a command line.
+ * (before it would build the jar or start Java, so these runs take no build). A real process: fd 0
+ * is closed by the shell that execs the launcher, as {@code <&-} does on a command line.
  */
 class LauncherStdinTest {
 
@@ -32,9 +32,16 @@ class LauncherStdinTest {
   void refused(String redirect, String message) throws Exception {
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("stderr.txt");
-    Process p = new ProcessBuilder(List.of("bash", "-c",
-        "exec \"$0\" run --input - --output \"$1\" " + redirect, LAUNCHER.toString(), out.toString()))
-        .redirectError(err.toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    "bash",
+                    "-c",
+                    "exec \"$0\" run --input - --output \"$1\" " + redirect,
+                    LAUNCHER.toString(),
+                    out.toString()))
+            .redirectError(err.toFile())
+            .start();
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the launcher did not exit");
     assertFalse(Files.exists(out), "nothing was written");
     assertEquals("urldedup: error: " + message + "\n", Files.readString(err));
@@ -44,13 +51,17 @@ class LauncherStdinTest {
   @Test
   @Timeout(120)
   void closedStdinIsRefused() throws Exception {
-    refused("<&-", "stdin (fd 0) is closed; start urldedup with stdin open (a pipe, a file, or < /dev/null)");
+    refused(
+        "<&-",
+        "stdin (fd 0) is closed; start urldedup with stdin open (a pipe, a file, or < /dev/null)");
   }
 
   @Test
   @Timeout(120)
   void writeOnlyStdinIsRefused() throws Exception {
-    refused("0>\"$1.w\"", "stdin (fd 0) is open for writing only; start urldedup with stdin readable (a pipe, a"
-        + " file, or < /dev/null)");
+    refused(
+        "0>\"$1.w\"",
+        "stdin (fd 0) is open for writing only; start urldedup with stdin readable (a pipe, a"
+            + " file, or < /dev/null)");
   }
 }

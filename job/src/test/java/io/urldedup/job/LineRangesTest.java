@@ -31,8 +31,10 @@ class LineRangesTest {
     for (int trial = 0; trial < 40; trial++) {
       Path f = dir.resolve("in-" + trial + ".txt");
       Files.write(f, randomLines(r, 1 + r.nextInt(400)));
-      Output whole = LineSourceReaderTest.drain(
-          LineSourceReaderTest.reader(new Context(), new LineSplit(f.toString(), "in", 0, 0)), new Output());
+      Output whole =
+          LineSourceReaderTest.drain(
+              LineSourceReaderTest.reader(new Context(), new LineSplit(f.toString(), "in", 0, 0)),
+              new Output());
       int parts = 1 + r.nextInt(6);
       List<LineSplit> ranges = LineRanges.split(f.toString(), "in", parts, 1);
       assertTrue(ranges.size() <= parts);
@@ -83,7 +85,8 @@ class LineRangesTest {
     String[] ends = {"\n", "\r\n", "\r"};
     List<String> words = new ArrayList<>(List.of("", "x", "http://example.com/a", "\u00e9\u00e9"));
     for (int i = 0; i < n; i++) {
-      String w = r.nextInt(10) == 0 ? "y".repeat(r.nextInt(300)) : words.get(r.nextInt(words.size()));
+      String w =
+          r.nextInt(10) == 0 ? "y".repeat(r.nextInt(300)) : words.get(r.nextInt(words.size()));
       b.writeBytes(w.getBytes(StandardCharsets.UTF_8));
       if (i < n - 1 || r.nextBoolean()) {
         b.writeBytes(ends[r.nextInt(ends.length)].getBytes(StandardCharsets.US_ASCII));

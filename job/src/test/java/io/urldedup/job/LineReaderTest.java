@@ -57,7 +57,8 @@ class LineReaderTest {
     for (int chunk = 1; chunk <= data.length; chunk++) {
       assertEquals(expected, readAll(trickle(data, chunk)), "chunk " + chunk);
     }
-    assertEquals(List.of("http://a.com/1", "http://a.com/2"),
+    assertEquals(
+        List.of("http://a.com/1", "http://a.com/2"),
         readAll(new ByteArrayInputStream(ascii("http://a.com/1\rhttp://a.com/2\r"))));
     assertEquals(List.of("x"), readAll(new ByteArrayInputStream(ascii("x\r\n"))));
   }
@@ -73,9 +74,12 @@ class LineReaderTest {
     byte[] over = new byte[3 * MAX + 17];
     Arrays.fill(over, (byte) 'x');
     for (String end : new String[] {"\n", "\r", "\r\n"}) {
-      byte[] data = concat(exact, ascii(end), over, ascii(end), ascii("http://next.example/" + end), over);
+      byte[] data =
+          concat(exact, ascii(end), over, ascii(end), ascii("http://next.example/" + end), over);
       for (int chunk : new int[] {1 << 20, 4093, 1 << 16}) {
-        LineReader r = new LineReader(trickle(data, chunk), 0, 0, false, Long.MAX_VALUE, LineHook.origins("t"));
+        LineReader r =
+            new LineReader(
+                trickle(data, chunk), 0, 0, false, Long.MAX_VALUE, LineHook.origins("t"));
         assertEquals(MAX, r.next().value.length, "a line of exactly 1 MiB is whole");
         RawRecord cut = r.next();
         assertEquals(MAX + 1, cut.value.length);
@@ -103,7 +107,9 @@ class LineReaderTest {
     }
     lines.add(1234, "");
     byte[] data = ascii(String.join("\r\n", lines));
-    LineReader r = new LineReader(new ByteArrayInputStream(data), 0, 0, false, data.length, LineHook.origins("t"));
+    LineReader r =
+        new LineReader(
+            new ByteArrayInputStream(data), 0, 0, false, data.length, LineHook.origins("t"));
     long[] offsets = new long[lines.size()];
     for (int i = 0; i < lines.size(); i++) {
       assertArrayEquals(ascii(lines.get(i)), r.next().value, "line " + i);
@@ -113,8 +119,14 @@ class LineReaderTest {
     assertNull(r.next());
     for (int at : new int[] {0, 1233, 1234, 1500, lines.size() - 2, lines.size() - 1}) {
       long off = offsets[at];
-      LineReader resumed = new LineReader(new ByteArrayInputStream(data, (int) off, data.length - (int) off),
-          off, at + 1, false, data.length - off, LineHook.origins("t"));
+      LineReader resumed =
+          new LineReader(
+              new ByteArrayInputStream(data, (int) off, data.length - (int) off),
+              off,
+              at + 1,
+              false,
+              data.length - off,
+              LineHook.origins("t"));
       for (int i = at + 1; i < lines.size(); i++) {
         RawRecord rec = resumed.next();
         assertArrayEquals(ascii(lines.get(i)), rec.value, "resumed after " + at + ", line " + i);
@@ -128,7 +140,9 @@ class LineReaderTest {
   @Test
   void resumedAfterACrSkipsItsLf() throws IOException {
     byte[] rest = ascii("\nb\n");
-    LineReader r = new LineReader(new ByteArrayInputStream(rest), 2, 1, true, rest.length, LineHook.origins("t"));
+    LineReader r =
+        new LineReader(
+            new ByteArrayInputStream(rest), 2, 1, true, rest.length, LineHook.origins("t"));
     RawRecord b = r.next();
     assertEquals("b", new String(b.value, StandardCharsets.US_ASCII));
     assertEquals("t:2", b.origin());
@@ -139,7 +153,8 @@ class LineReaderTest {
   @Test
   void readsNoFurtherThanTheLimit() throws IOException {
     byte[] data = ascii("a\nb\nappended\n");
-    LineReader r = new LineReader(new ByteArrayInputStream(data), 0, 0, false, 4, LineHook.origins("t"));
+    LineReader r =
+        new LineReader(new ByteArrayInputStream(data), 0, 0, false, 4, LineHook.origins("t"));
     assertEquals("a", new String(r.next().value, StandardCharsets.US_ASCII));
     assertEquals("b", new String(r.next().value, StandardCharsets.US_ASCII));
     assertNull(r.next());

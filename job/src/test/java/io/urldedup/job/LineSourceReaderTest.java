@@ -180,9 +180,15 @@ class LineSourceReaderTest {
   @Test
   void aRestoreResumesAfterTheLastEmittedLine() throws Exception {
     Path f = dir.resolve("mixed.txt");
-    Files.writeString(f, "http://a.example/1\r\nhttp://a.example/2\rhttp://a.example/3\n\r\nhttp://a.example/5");
-    List<String> all = List.of("http://a.example/1", "http://a.example/2", "http://a.example/3", "",
-        "http://a.example/5");
+    Files.writeString(
+        f, "http://a.example/1\r\nhttp://a.example/2\rhttp://a.example/3\n\r\nhttp://a.example/5");
+    List<String> all =
+        List.of(
+            "http://a.example/1",
+            "http://a.example/2",
+            "http://a.example/3",
+            "",
+            "http://a.example/5");
     for (int stopAfter = 0; stopAfter <= all.size(); stopAfter++) {
       Context first = new Context();
       LineSourceReader r = reader(first, new LineSplit(f.toString(), "mixed.txt", 0, 0));
@@ -195,7 +201,9 @@ class LineSourceReaderTest {
       Context second = new Context();
       Output rest = drain(reader(second, state.get(0)), out);
       assertEquals(all, rest.lines, "restored after " + stopAfter);
-      assertEquals(List.of("mixed.txt:1", "mixed.txt:2", "mixed.txt:3", "mixed.txt:4", "mixed.txt:5"), rest.origins);
+      assertEquals(
+          List.of("mixed.txt:1", "mixed.txt:2", "mixed.txt:3", "mixed.txt:4", "mixed.txt:5"),
+          rest.origins);
     }
   }
 
@@ -232,7 +240,12 @@ class LineSourceReaderTest {
       producer.write("http://a.example/4".getBytes(StandardCharsets.US_ASCII));
       producer.close();
       drain(r, out);
-      assertEquals(List.of("http://a.example/1", "http://a.example/2", "http://a.example/3", "http://a.example/4"),
+      assertEquals(
+          List.of(
+              "http://a.example/1",
+              "http://a.example/2",
+              "http://a.example/3",
+              "http://a.example/4"),
           out.lines);
       r.close();
     } finally {
@@ -272,16 +285,17 @@ class LineSourceReaderTest {
   void aStopWithAFullQueueLosesNoLineThatWasRead() throws Exception {
     byte[] input = manyLines(3 * StreamPump.QUEUE_BYTES / 2);
     long[] bytesRead = {0};
-    InputStream counted = new java.io.FilterInputStream(new java.io.ByteArrayInputStream(input)) {
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        int n = super.read(b, off, Math.min(len, 65536 + 17)); // buffer ends fall inside lines
-        if (n > 0) {
-          bytesRead[0] += n;
-        }
-        return n;
-      }
-    };
+    InputStream counted =
+        new java.io.FilterInputStream(new java.io.ByteArrayInputStream(input)) {
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, Math.min(len, 65536 + 17)); // buffer ends fall inside lines
+            if (n > 0) {
+              bytesRead[0] += n;
+            }
+            return n;
+          }
+        };
     InputStream saved = System.in;
     try {
       System.setIn(counted);

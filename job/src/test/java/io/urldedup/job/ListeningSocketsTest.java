@@ -45,12 +45,25 @@ class ListeningSocketsTest {
   @Timeout(600)
   void anEmbeddedRunListensOnLoopbackOnly() throws Exception {
     Path tmp = dir.resolve("tmp");
-    List<String> cmd = LauncherJvm.command(tmp, "512m", List.of("run", "--input", "-", "--output", "-",
-        "--hash-seed", "0x6a09e667f3bcc908", "--parallelism", "1"));
+    List<String> cmd =
+        LauncherJvm.command(
+            tmp,
+            "512m",
+            List.of(
+                "run",
+                "--input",
+                "-",
+                "--output",
+                "-",
+                "--hash-seed",
+                "0x6a09e667f3bcc908",
+                "--parallelism",
+                "1"));
     Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile()).start();
     List<Listener> listening;
     try (OutputStream stdin = p.getOutputStream();
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        BufferedReader out =
+            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       stdin.write("https://a.example/1\n".getBytes(StandardCharsets.US_ASCII));
       stdin.flush();
       // the URL came through: the cluster is up and the job runs
@@ -67,7 +80,8 @@ class ListeningSocketsTest {
   /** The process's TCP sockets in LISTEN state. */
   static List<Listener> listeners(long pid) throws IOException {
     Set<String> inodes = new HashSet<>();
-    try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "fd"))) {
+    try (DirectoryStream<Path> fds =
+        Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "fd"))) {
       for (Path fd : fds) {
         try {
           String target = Files.readSymbolicLink(fd).toString();
@@ -94,7 +108,9 @@ class ListeningSocketsTest {
     return out;
   }
 
-  /** The kernel prints an address as 32-bit words in hex, each in host (little-endian) byte order. */
+  /**
+   * The kernel prints an address as 32-bit words in hex, each in host (little-endian) byte order.
+   */
   static InetAddress address(String hex) throws IOException {
     byte[] b = new byte[hex.length() / 2];
     for (int word = 0; word < b.length / 4; word++) {
@@ -113,6 +129,7 @@ class ListeningSocketsTest {
     assertEquals("0.0.0.0", address("00000000").getHostAddress());
     assertTrue(address("0000000000000000FFFF00000100007F").isLoopbackAddress(), "::ffff:127.0.0.1");
     assertTrue(address("00000000000000000000000001000000").isLoopbackAddress(), "::1");
-    assertTrue(!address("00000000000000000000000000000000").isLoopbackAddress(), ":: (all interfaces)");
+    assertTrue(
+        !address("00000000000000000000000000000000").isLoopbackAddress(), ":: (all interfaces)");
   }
 }

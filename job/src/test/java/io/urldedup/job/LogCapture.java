@@ -17,18 +17,19 @@ import org.apache.logging.log4j.core.config.Property;
 /**
  * Routes every log event of this JVM (Flink mini cluster, Kafka broker and clients, urldedup)
  * through a searching appender for the duration of a test, at a verbose level, instead of the
- * console. Each event's message and its throwable chain are searched for the needles; only
- * counts and the first offending logger are kept (never the secret itself).
+ * console. Each event's message and its throwable chain are searched for the needles; only counts
+ * and the first offending logger are kept (never the secret itself).
  */
 final class LogCapture extends AbstractAppender implements AutoCloseable {
 
   /** More verbose than production (INFO) where our code and the client configs are logged. */
-  static final Map<String, Level> VERBOSE = Map.of(
-      "io.urldedup", Level.TRACE,
-      "org.apache.flink", Level.DEBUG,
-      "org.apache.kafka.clients", Level.DEBUG,
-      "org.apache.kafka.common.security", Level.DEBUG,
-      "org.apache.kafka.common.config", Level.DEBUG);
+  static final Map<String, Level> VERBOSE =
+      Map.of(
+          "io.urldedup", Level.TRACE,
+          "org.apache.flink", Level.DEBUG,
+          "org.apache.kafka.clients", Level.DEBUG,
+          "org.apache.kafka.common.security", Level.DEBUG,
+          "org.apache.kafka.common.config", Level.DEBUG);
 
   private final List<String> needles;
   private final AtomicLong events = new AtomicLong();
@@ -77,7 +78,8 @@ final class LogCapture extends AbstractAppender implements AutoCloseable {
         leaks.incrementAndGet();
         synchronized (leakers) {
           if (leakers.size() < 20) {
-            leakers.add(e.getLevel() + " " + e.getLoggerName() + " (needle #" + needles.indexOf(n) + ")");
+            leakers.add(
+                e.getLevel() + " " + e.getLoggerName() + " (needle #" + needles.indexOf(n) + ")");
           }
         }
       }

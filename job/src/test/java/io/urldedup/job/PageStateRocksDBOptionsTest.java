@@ -23,20 +23,22 @@ import org.rocksdb.RocksDB;
 class PageStateRocksDBOptionsTest {
 
   private static Configuration conf(String backend, String... more) {
-    List<String> args = new ArrayList<>(List.of("--input", "x", "--output", "-", "--state-backend", backend));
+    List<String> args =
+        new ArrayList<>(List.of("--input", "x", "--output", "-", "--state-backend", backend));
     args.addAll(List.of(more));
     return JobEnvironment.configuration(JobConfig.parse(args.toArray(new String[0]), Map.of()));
   }
 
   /**
    * With insert logs the automatic trigger sits above the N checkpoints' L0 files between epochs
-   * (2N + 4) plus a round's pages (128 memtables, also in bytes), writes are never throttled before it (slowdown
-   * and stop at least 2x and 4x), and nothing is compressed (random bits).
+   * (2N + 4) plus a round's pages (128 memtables, also in bytes), writes are never throttled before
+   * it (slowdown and stop at least 2x and 4x), and nothing is compressed (random bits).
    */
   @Test
   void withInsertLogsL0WaitsForTheEpoch() throws Exception {
-    StateBackend loaded = StateBackendLoader.loadStateBackendFromConfig(
-        conf("rocksdb", "--materialize-every", "10"), getClass().getClassLoader(), null);
+    StateBackend loaded =
+        StateBackendLoader.loadStateBackendFromConfig(
+            conf("rocksdb", "--materialize-every", "10"), getClass().getClassLoader(), null);
     RocksDBOptionsFactory factory = ((EmbeddedRocksDBStateBackend) loaded).getRocksDBOptions();
     RocksDB.loadLibrary();
     List<AutoCloseable> handles = new ArrayList<>();
@@ -54,8 +56,9 @@ class PageStateRocksDBOptionsTest {
   @Test
   void rocksdbBackendLoadedFromTheJobConfigurationCompactsL0AtEveryFlush() throws Exception {
     // without insert logs (--materialize-every 1): every checkpoint writes the changed pages
-    StateBackend loaded = StateBackendLoader.loadStateBackendFromConfig(
-        conf("rocksdb", "--materialize-every", "1"), getClass().getClassLoader(), null);
+    StateBackend loaded =
+        StateBackendLoader.loadStateBackendFromConfig(
+            conf("rocksdb", "--materialize-every", "1"), getClass().getClassLoader(), null);
     EmbeddedRocksDBStateBackend rocks = assertInstanceOf(EmbeddedRocksDBStateBackend.class, loaded);
     RocksDBOptionsFactory factory = rocks.getRocksDBOptions();
     assertInstanceOf(PageStateRocksDBOptions.class, factory);
@@ -65,9 +68,14 @@ class PageStateRocksDBOptionsTest {
     try (ColumnFamilyOptions defaults = new ColumnFamilyOptions();
         ColumnFamilyOptions cf = factory.createColumnOptions(new ColumnFamilyOptions(), handles);
         DBOptions db = factory.createDBOptions(new DBOptions(), handles)) {
-      assertEquals(4, defaults.level0FileNumCompactionTrigger(), "RocksDB's default changed: re-measure");
-      assertEquals(PageStateRocksDBOptions.L0_COMPACTION_TRIGGER, cf.level0FileNumCompactionTrigger());
-      assertEquals(defaults.compressionType(), cf.compressionType(), "without logs Flink's compression stays");
+      assertEquals(
+          4, defaults.level0FileNumCompactionTrigger(), "RocksDB's default changed: re-measure");
+      assertEquals(
+          PageStateRocksDBOptions.L0_COMPACTION_TRIGGER, cf.level0FileNumCompactionTrigger());
+      assertEquals(
+          defaults.compressionType(),
+          cf.compressionType(),
+          "without logs Flink's compression stays");
     }
   }
 

@@ -14,7 +14,8 @@ class ReadmeTest {
   void readmeListsTheFlagsAsHelpDoes() throws Exception {
     Path readme = Path.of("..", "README.md");
     String text = Files.readString(readme, StandardCharsets.UTF_8);
-    assertTrue(text.contains(HelpText.render()),
+    assertTrue(
+        text.contains(HelpText.render()),
         "README.md's flag section differs from ./urldedup help: paste the output of ./urldedup help");
     assertTrue(text.contains("./urldedup run --input samples/urls.txt --output -"), "quickstart");
     assertTrue(text.contains("mvn -B -ntp verify"), "test command");

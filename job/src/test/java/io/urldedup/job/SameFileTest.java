@@ -33,15 +33,20 @@ class SameFileTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--hash-seed", "0x6a09e667f3bcc908"));
-    int code = UrlDedupJob.run(all.toArray(String[]::new), System.out, new PrintStream(err, true,
-        StandardCharsets.UTF_8));
+    int code =
+        UrlDedupJob.run(
+            all.toArray(String[]::new),
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     String m = err.toString(StandardCharsets.UTF_8);
     assertEquals(2, code, List.of(args) + ": " + m);
     assertTrue(m.contains("same file"), m);
     return m;
   }
 
-  /** {@code ln in.txt in.hard; run --input in.txt --output in.hard} (and --dlq, and the other way). */
+  /**
+   * {@code ln in.txt in.hard; run --input in.txt --output in.hard} (and --dlq, and the other way).
+   */
   @Test
   void aHardLinkToTheInputIsRefusedAsOutputOrDlq() throws Exception {
     Path in = Files.writeString(dir.resolve("in.txt"), INPUT);
@@ -51,12 +56,26 @@ class SameFileTest {
     for (Path other : List.of(hard, symToHard)) {
       String m = refused("run", "--input", in.toString(), "--output", other.toString());
       assertTrue(m.startsWith("urldedup: error: --output " + other + " and --input " + in), m);
-      m = refused("run", "--input", in.toString(), "--output", out.toString(), "--dlq", other.toString());
+      m =
+          refused(
+              "run",
+              "--input",
+              in.toString(),
+              "--output",
+              out.toString(),
+              "--dlq",
+              other.toString());
       assertTrue(m.startsWith("urldedup: error: --dlq " + other + " and --input " + in), m);
       m = refused("run", "--input", other.toString(), "--output", in.toString());
       assertTrue(m.startsWith("urldedup: error: --output " + in + " and --input " + other), m);
     }
-    refused("bootstrap", "--input", in.toString(), "--state", dir.resolve("state").toString(), "--dlq",
+    refused(
+        "bootstrap",
+        "--input",
+        in.toString(),
+        "--state",
+        dir.resolve("state").toString(),
+        "--dlq",
         hard.toString());
     assertEquals(INPUT, Files.readString(in), "the input is untouched");
     assertFalse(Files.exists(out));
@@ -69,16 +88,18 @@ class SameFileTest {
     Path in = Files.writeString(dir.resolve("in.txt"), INPUT);
     Path o = Files.writeString(dir.resolve("o.txt"), DEAD);
     Path hard = Files.createLink(dir.resolve("o.hard"), o);
-    String m = refused("run", "--input", in.toString(), "--output", o.toString(), "--dlq", hard.toString());
+    String m =
+        refused(
+            "run", "--input", in.toString(), "--output", o.toString(), "--dlq", hard.toString());
     assertTrue(m.startsWith("urldedup: error: --dlq " + hard + " and --output " + o), m);
     refused("run", "--input", in.toString(), "--output", hard.toString(), "--dlq", o.toString());
     assertEquals(DEAD, Files.readString(o));
   }
 
   /**
-   * {@code run --input - --output f < f}, and {@code --dlq f}: the process's fd 0 is f itself.
-   * A real process (fd 0 cannot be redirected inside this JVM); refused before the cluster
-   * starts, f untouched.
+   * {@code run --input - --output f < f}, and {@code --dlq f}: the process's fd 0 is f itself. A
+   * real process (fd 0 cannot be redirected inside this JVM); refused before the cluster starts, f
+   * untouched.
    */
   @Test
   @Timeout(300)
@@ -86,20 +107,32 @@ class SameFileTest {
     Path f = Files.writeString(dir.resolve("f.txt"), INPUT);
     Path link = Files.createLink(dir.resolve("f.hard"), f);
     Path out = dir.resolve("out.txt");
-    for (List<String> flags : List.of(List.of("--output", f.toString()), List.of("--output", link.toString()),
-        List.of("--output", out.toString(), "--dlq", f.toString()))) {
+    for (List<String> flags :
+        List.of(
+            List.of("--output", f.toString()),
+            List.of("--output", link.toString()),
+            List.of("--output", out.toString(), "--dlq", f.toString()))) {
       List<String> cmd = new ArrayList<>(EmbeddedProcessTest.main(dir));
       cmd.addAll(List.of("run", "--hash-seed", "0x6a09e667f3bcc908", "--input", "-"));
       cmd.addAll(flags);
       Path err = dir.resolve("stderr.txt");
-      Process p = new ProcessBuilder(cmd)
-          .redirectInput(f.toFile()).redirectError(err.toFile()).start();
-      assertTrue(p.waitFor(EmbeddedProcessTest.START_BOUND_S, TimeUnit.SECONDS), "no exit: " + flags);
+      Process p =
+          new ProcessBuilder(cmd).redirectInput(f.toFile()).redirectError(err.toFile()).start();
+      assertTrue(
+          p.waitFor(EmbeddedProcessTest.START_BOUND_S, TimeUnit.SECONDS), "no exit: " + flags);
       String m = Files.readString(err);
       assertEquals(2, p.exitValue(), flags + ": " + m);
       String flag = flags.get(flags.size() - 2);
-      assertTrue(m.startsWith("urldedup: error: " + flag + " " + flags.get(flags.size() - 1)
-          + " and --input - (stdin) are the same file (" + f.toRealPath() + ")"), m);
+      assertTrue(
+          m.startsWith(
+              "urldedup: error: "
+                  + flag
+                  + " "
+                  + flags.get(flags.size() - 1)
+                  + " and --input - (stdin) are the same file ("
+                  + f.toRealPath()
+                  + ")"),
+          m);
       assertEquals(INPUT, Files.readString(f), "the input is untouched: " + flags);
     }
     assertFalse(Files.exists(out));
@@ -110,10 +143,22 @@ class SameFileTest {
   void distinctFilesAreAccepted() throws Exception {
     Path in = Files.writeString(dir.resolve("in.txt"), INPUT);
     Path copy = Files.copy(in, dir.resolve("copy.txt"));
-    JobConfig c = JobConfig.parse(new String[] {"--input", in.toString(), "--output", copy.toString(),
-        "--dlq", dir.resolve("d.tsv").toString(), "--hash-seed", "1"});
+    JobConfig c =
+        JobConfig.parse(
+            new String[] {
+              "--input",
+              in.toString(),
+              "--output",
+              copy.toString(),
+              "--dlq",
+              dir.resolve("d.tsv").toString(),
+              "--hash-seed",
+              "1"
+            });
     Preflight.files(c);
-    c = JobConfig.parse(new String[] {"--input", "-", "--output", "-", "--dlq", "-", "--hash-seed", "1"});
+    c =
+        JobConfig.parse(
+            new String[] {"--input", "-", "--output", "-", "--dlq", "-", "--hash-seed", "1"});
     Preflight.files(c);
   }
 }

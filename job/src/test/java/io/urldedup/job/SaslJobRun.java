@@ -20,8 +20,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The job as {@code urldedup run} builds it, against a {@link SaslKafka} broker, with the client
- * security settings only in the {@code --kafka-properties} file. Input: {@link #UNIQUE} URLs in
- * 1-3 spellings each; output read back read_committed as the SASL user.
+ * security settings only in the {@code --kafka-properties} file. Input: {@link #UNIQUE} URLs in 1-3
+ * spellings each; output read back read_committed as the SASL user.
  */
 final class SaslJobRun {
 
@@ -47,8 +47,11 @@ final class SaslJobRun {
     for (int i = 0; i < UNIQUE; i++) {
       String host = "h" + (i % 17) + ".example.net";
       expected.add("http://" + host + "/p/" + i);
-      String[] spellings = {"http://" + host + "/p/" + i, "HTTP://" + host.toUpperCase() + "/p/" + i + "#x",
-          "http://" + host + ":80/q/../p/" + i};
+      String[] spellings = {
+        "http://" + host + "/p/" + i,
+        "HTTP://" + host.toUpperCase() + "/p/" + i + "#x",
+        "http://" + host + ":80/q/../p/" + i
+      };
       for (int c = 0; c <= i % 3; c++) {
         records.add(new ProducerRecord<>(in, null, spellings[c].getBytes(StandardCharsets.UTF_8)));
       }
@@ -59,13 +62,39 @@ final class SaslJobRun {
 
   /** The job's flags for this run; {@code extra} is appended (e.g. the seed). */
   String[] args(SaslKafka kafka, Path properties, String... extra) {
-    List<String> a = new ArrayList<>(List.of(
-        "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", in, "--output-topic", out,
-        "--dlq-topic", dlq, "--group-id", in + "-group", "--starting-offsets", "earliest",
-        "--transactional-id-prefix", in, "--transaction-timeout", "1min",
-        "--checkpoint-interval", "300ms", "--shards", "8", "--parallelism", "2",
-        "--filter", "scalable", "--fpr", "1e-6", "--capacity", "8000",
-        "--kafka-properties", properties.toString()));
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--input-topic",
+                in,
+                "--output-topic",
+                out,
+                "--dlq-topic",
+                dlq,
+                "--group-id",
+                in + "-group",
+                "--starting-offsets",
+                "earliest",
+                "--transactional-id-prefix",
+                in,
+                "--transaction-timeout",
+                "1min",
+                "--checkpoint-interval",
+                "300ms",
+                "--shards",
+                "8",
+                "--parallelism",
+                "2",
+                "--filter",
+                "scalable",
+                "--fpr",
+                "1e-6",
+                "--capacity",
+                "8000",
+                "--kafka-properties",
+                properties.toString()));
     a.addAll(List.of(extra));
     return a.toArray(new String[0]);
   }
@@ -79,7 +108,9 @@ final class SaslJobRun {
     DedupPipeline.build(
         env.fromSource(KafkaIO.source(config), WatermarkStrategy.noWatermarks(), "kafka source")
             .uid(DedupPipeline.UID_SOURCE),
-        KafkaIO.outputSink(config), KafkaIO.dlqSink(config), config.pipeline());
+        KafkaIO.outputSink(config),
+        KafkaIO.dlqSink(config),
+        config.pipeline());
     job = env.executeAsync(config.jobName);
     return job;
   }
@@ -87,8 +118,10 @@ final class SaslJobRun {
   /** URL -> times emitted, read until every expected URL is there (or the timeout) plus 1 s. */
   Map<String, Integer> readOutput(SaslKafka kafka, String mechanism, Duration timeout) {
     List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = kafka.committedReader(mechanism, out, PARTITIONS)) {
-      TestKafkaBroker.readUntil(consumer, read, r -> r.size() >= expected.size() || jobEnded(), timeout);
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        kafka.committedReader(mechanism, out, PARTITIONS)) {
+      TestKafkaBroker.readUntil(
+          consumer, read, r -> r.size() >= expected.size() || jobEnded(), timeout);
       // a few more checkpoints: a duplicate would show up now
       TestKafkaBroker.readUntil(consumer, read, r -> false, Duration.ofSeconds(1));
     }

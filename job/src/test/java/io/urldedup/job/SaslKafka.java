@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -24,11 +25,11 @@ import org.apache.kafka.common.test.TestKitNodes;
  *
  * <p>KafkaClusterTestKit 4.2 supports PLAINTEXT and SASL_PLAINTEXT only (TestKitNodes refuses
  * others), so SASL_SSL is tested on the real stack (deploy/local/security-check.sh). With
- * SASL_PLAINTEXT the kit writes a JAAS file for PLAIN (user plain-admin); the listener-and-mechanism prefixed {@code sasl.jaas.config} below takes
- * precedence over that file, so the test's user and password are the ones the broker checks. The
- * authorizer is switched off: authentication is under test, not ACLs.
- * SCRAM credentials live in the cluster metadata and are created through the Admin API as
- * plain-admin.
+ * SASL_PLAINTEXT the kit writes a JAAS file for PLAIN (user plain-admin); the
+ * listener-and-mechanism prefixed {@code sasl.jaas.config} below takes precedence over that file,
+ * so the test's user and password are the ones the broker checks. The authorizer is switched off:
+ * authentication is under test, not ACLs. SCRAM credentials live in the cluster metadata and are
+ * created through the Admin API as plain-admin.
  */
 final class SaslKafka extends TestKafkaBroker {
 
@@ -46,16 +47,30 @@ final class SaslKafka extends TestKafkaBroker {
 
   @Override
   KafkaClusterTestKit.Builder cluster() {
-    String plainJaas = "org.apache.kafka.common.security.plain.PlainLoginModule required"
-        + " username=\"" + ADMIN + "\" password=\"" + ADMIN_PASSWORD + "\""
-        + " user_" + ADMIN + "=\"" + ADMIN_PASSWORD + "\""
-        + " user_" + USER + "=\"" + password + "\";";
-    return singleNode(new TestKitNodes.Builder()
-        .setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT))
+    String plainJaas =
+        "org.apache.kafka.common.security.plain.PlainLoginModule required"
+            + " username=\""
+            + ADMIN
+            + "\" password=\""
+            + ADMIN_PASSWORD
+            + "\""
+            + " user_"
+            + ADMIN
+            + "=\""
+            + ADMIN_PASSWORD
+            + "\""
+            + " user_"
+            + USER
+            + "=\""
+            + password
+            + "\";";
+    return singleNode(
+            new TestKitNodes.Builder().setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT))
         .setConfigProp("sasl.enabled.mechanisms", PLAIN + "," + SCRAM)
         .setConfigProp("sasl.mechanism.inter.broker.protocol", PLAIN)
         .setConfigProp("listener.name.external.plain.sasl.jaas.config", plainJaas)
-        .setConfigProp("listener.name.external.scram-sha-512.sasl.jaas.config",
+        .setConfigProp(
+            "listener.name.external.scram-sha-512.sasl.jaas.config",
             "org.apache.kafka.common.security.scram.ScramLoginModule required;")
         // authentication is what is tested, not ACLs: the kit's StandardAuthorizer would also
         // refuse the (PLAINTEXT, ANONYMOUS) controller listener's broker registration
@@ -65,9 +80,13 @@ final class SaslKafka extends TestKafkaBroker {
   @Override
   void started() throws Exception {
     try (Admin admin = Admin.create(adminProperties())) {
-      admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(
-          USER, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password)))
-          .all().get();
+      admin
+          .alterUserScramCredentials(
+              List.of(
+                  new UserScramCredentialUpsertion(
+                      USER, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password)))
+          .all()
+          .get();
     }
     awaitScram();
   }
@@ -78,13 +97,15 @@ final class SaslKafka extends TestKafkaBroker {
   }
 
   static Properties credentials(String mechanism, String user, String password) {
-    String module = mechanism.equals(PLAIN)
-        ? "org.apache.kafka.common.security.plain.PlainLoginModule"
-        : "org.apache.kafka.common.security.scram.ScramLoginModule";
+    String module =
+        mechanism.equals(PLAIN)
+            ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+            : "org.apache.kafka.common.security.scram.ScramLoginModule";
     Properties p = new Properties();
     p.setProperty("security.protocol", "SASL_PLAINTEXT");
     p.setProperty("sasl.mechanism", mechanism);
-    p.setProperty("sasl.jaas.config",
+    p.setProperty(
+        "sasl.jaas.config",
         module + " required username=\"" + user + "\" password=\"" + password + "\";");
     return p;
   }
@@ -134,7 +155,7 @@ final class SaslKafka extends TestKafkaBroker {
   }
 
   static Map<String, Object> asMap(Properties p) {
-    Map<String, Object> m = new java.util.HashMap<>();
+    Map<String, Object> m = new HashMap<>();
     p.forEach((k, v) -> m.put((String) k, v));
     return m;
   }

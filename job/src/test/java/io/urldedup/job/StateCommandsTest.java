@@ -11,17 +11,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,9 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StateCommandsTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
-
+  @RegisterExtension static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(4);
 
   @TempDir Path dir;
 
@@ -49,8 +49,11 @@ class StateCommandsTest {
   static String[] cli(int expectedCode, String... args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = UrlDedupJob.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        UrlDedupJob.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     String e = err.toString(StandardCharsets.UTF_8);
     assertEquals(expectedCode, code, "exit code; stderr: " + e);
     return new String[] {out.toString(StandardCharsets.UTF_8), e};
@@ -69,20 +72,42 @@ class StateCommandsTest {
    * directory or the checkpoint root above it.
    */
   @Test
-  void inspectAndProbeReadARetainedCheckpoint(@InjectMiniCluster MiniCluster cluster) throws Exception {
+  void inspectAndProbeReadARetainedCheckpoint(@InjectMiniCluster MiniCluster cluster)
+      throws Exception {
     List<String> known = EmbeddedStateTest.lines("ck", 0, 1200);
     Path input = write("known.txt", known);
     Path ckpt = dir.resolve("ckpt");
-    JobConfig c = JobConfig.parse(args("--input", input.toString(), "--output", dir.resolve("out").toString(),
-        "--checkpoint-dir", ckpt.toString(), "--checkpoint-interval", "1h"), Map.of());
+    JobConfig c =
+        JobConfig.parse(
+            args(
+                "--input",
+                input.toString(),
+                "--output",
+                dir.resolve("out").toString(),
+                "--checkpoint-dir",
+                ckpt.toString(),
+                "--checkpoint-interval",
+                "1h"),
+            Map.of());
     Configuration conf = JobEnvironment.configuration(c);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(2);
     String token = UUID.randomUUID().toString();
     LineFileSource file = new LineFileSource(input.toString(), "known");
-    DataStream<RawRecord> source = env.fromSource(new HoldAtEndSource<>(file, token), WatermarkStrategy.noWatermarks(),
-        "file", file.getProducedType()).setParallelism(1);
-    DedupPipeline.build(source, new LineSink<io.urldedup.operators.UrlRecord>("--output", c.output, r -> r.value), null, c.pipeline()).out().setParallelism(1);
+    DataStream<RawRecord> source =
+        env.fromSource(
+                new HoldAtEndSource<>(file, token),
+                WatermarkStrategy.noWatermarks(),
+                "file",
+                file.getProducedType())
+            .setParallelism(1);
+    DedupPipeline.build(
+            source,
+            new LineSink<io.urldedup.operators.UrlRecord>("--output", c.output, r -> r.value),
+            null,
+            c.pipeline())
+        .out()
+        .setParallelism(1);
     JobClient client = env.executeAsync("checkpointed");
     String chk;
     try {
@@ -101,7 +126,8 @@ class StateCommandsTest {
     String fromRoot = cli(0, args("inspect", "--state", ckpt.toString(), "--json"))[0];
     assertTrue(fromRoot.contains("\"inserts\" : 1200,"), fromRoot);
 
-    String probed = cli(0, args("probe", "--state", chkDir.toString(), "--input", input.toString()))[0];
+    String probed =
+        cli(0, args("probe", "--state", chkDir.toString(), "--input", input.toString()))[0];
     String[] rows = probed.split("\n");
     assertEquals(known.size(), rows.length);
     for (String row : rows) {
@@ -119,8 +145,9 @@ class StateCommandsTest {
     while (true) {
       try {
         return cluster.triggerCheckpoint(client.getJobID()).get(120, TimeUnit.SECONDS);
-      } catch (java.util.concurrent.ExecutionException e) {
-        if (System.nanoTime() > deadline || !String.valueOf(e.getCause()).contains("not being executed")) {
+      } catch (ExecutionException e) {
+        if (System.nanoTime() > deadline
+            || !String.valueOf(e.getCause()).contains("not being executed")) {
           throw e;
         }
         Thread.sleep(100);
@@ -129,17 +156,42 @@ class StateCommandsTest {
   }
 
   /**
-   * probe reads --input as raw lines, as run does: a line that is not UTF-8 is echoed byte for
-   * byte and answered (invalid, with the decoder's reason), not turned into U+FFFD or an
-   * exception; CR LF and a last line without a line end are lines.
+   * probe reads --input as raw lines, as run does: a line that is not UTF-8 is echoed byte for byte
+   * and answered (invalid, with the decoder's reason), not turned into U+FFFD or an exception; CR
+   * LF and a last line without a line end are lines.
    */
   @Test
   void probeReadsRawLines() throws Exception {
     Path boot = dir.resolve("boot");
-    cli(0, args("bootstrap", "--input", write("k.txt", List.of("https://a.example/x")).toString(), "--state",
-        boot.toString()));
-    byte[] bad = {'h', 't', 't', 'p', ':', '/', '/', 'a', '.', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '/', (byte) 0xff,
-        (byte) 0xfe};
+    cli(
+        0,
+        args(
+            "bootstrap",
+            "--input",
+            write("k.txt", List.of("https://a.example/x")).toString(),
+            "--state",
+            boot.toString()));
+    byte[] bad = {
+      'h',
+      't',
+      't',
+      'p',
+      ':',
+      '/',
+      '/',
+      'a',
+      '.',
+      'e',
+      'x',
+      'a',
+      'm',
+      'p',
+      'l',
+      'e',
+      '/',
+      (byte) 0xff,
+      (byte) 0xfe
+    };
     ByteArrayOutputStream in = new ByteArrayOutputStream();
     in.write("https://a.example/x\r\n".getBytes(StandardCharsets.UTF_8));
     in.write(bad);
@@ -148,41 +200,59 @@ class StateCommandsTest {
     Files.write(file, in.toByteArray());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = UrlDedupJob.run(args("probe", "--state", boot.toString(), "--input", file.toString()),
-        new PrintStream(out, true), new PrintStream(err, true));
+    int code =
+        UrlDedupJob.run(
+            args("probe", "--state", boot.toString(), "--input", file.toString()),
+            new PrintStream(out, true),
+            new PrintStream(err, true));
     assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
     byte[] got = out.toByteArray();
     List<byte[]> rows = new ArrayList<>();
     int start = 0;
     for (int i = 0; i < got.length; i++) {
       if (got[i] == '\n') {
-        rows.add(java.util.Arrays.copyOfRange(got, start, i));
+        rows.add(Arrays.copyOfRange(got, start, i));
         start = i + 1;
       }
     }
     assertEquals(3, rows.size(), new String(got, StandardCharsets.ISO_8859_1));
-    assertEquals("https://a.example/x\thttps://a.example/x\tseen\t0", new String(rows.get(0), StandardCharsets.UTF_8));
-    assertArrayEquals(bad, java.util.Arrays.copyOf(rows.get(1), bad.length), "the bad line, byte for byte");
+    assertEquals(
+        "https://a.example/x\thttps://a.example/x\tseen\t0",
+        new String(rows.get(0), StandardCharsets.UTF_8));
+    assertArrayEquals(bad, Arrays.copyOf(rows.get(1), bad.length), "the bad line, byte for byte");
     assertEquals('\t', rows.get(1)[bad.length]);
-    assertTrue(new String(rows.get(2), StandardCharsets.UTF_8).startsWith("https://a.example/y\thttps://a.example/y"
-        + "\tunseen"), new String(rows.get(2), StandardCharsets.UTF_8));
+    assertTrue(
+        new String(rows.get(2), StandardCharsets.UTF_8)
+            .startsWith("https://a.example/y\thttps://a.example/y" + "\tunseen"),
+        new String(rows.get(2), StandardCharsets.UTF_8));
   }
 
   /**
    * Issue 21 item 8: probe reads its URL arguments as the bytes the shell passed, as run reads a
-   * file. An argument that is not UTF-8 is invalid bad_utf8 (the JVM's decoding had made it
-   * U+FFFD: a valid URL, unseen); an IDN is found under the C locale (the decoding had made each
-   * of its non-ASCII bytes U+FFFD: bad_host). probe runs as a process, started by bash so that its
+   * file. An argument that is not UTF-8 is invalid bad_utf8 (the JVM's decoding had made it U+FFFD:
+   * a valid URL, unseen); an IDN is found under the C locale (the decoding had made each of its
+   * non-ASCII bytes U+FFFD: bad_host). probe runs as a process, started by bash so that its
    * arguments can hold any bytes.
    */
   @Test
   @Timeout(600)
   void probeArgumentsAreTheBytesPassed() throws Exception {
     Path boot = dir.resolve("boot");
-    cli(0, args("bootstrap", "--input", write("k.txt", List.of("https://caf\u00e9.example/x")).toString(), "--state",
-        boot.toString()));
-    List<String> cmd = new ArrayList<>(List.of("bash", "-c",
-        "exec \"$@\" $'https://a.example/\\xff' $'https://caf\\xc3\\xa9.example/x'", "bash"));
+    cli(
+        0,
+        args(
+            "bootstrap",
+            "--input",
+            write("k.txt", List.of("https://caf\u00e9.example/x")).toString(),
+            "--state",
+            boot.toString()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "bash",
+                "-c",
+                "exec \"$@\" $'https://a.example/\\xff' $'https://caf\\xc3\\xa9.example/x'",
+                "bash"));
     cmd.addAll(EmbeddedProcessTest.main(dir));
     cmd.addAll(List.of(args("probe", "--state", boot.toString())));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(dir.resolve("probe.err").toFile());
@@ -195,18 +265,26 @@ class StateCommandsTest {
     expected.write("https://a.example/".getBytes(StandardCharsets.US_ASCII));
     expected.write(0xff);
     expected.write("\t\tinvalid\tbad_utf8\n".getBytes(StandardCharsets.US_ASCII));
-    expected.write("https://caf\u00e9.example/x\thttps://xn--caf-dma.example/x\tseen\t0\n".getBytes(StandardCharsets.UTF_8));
-    assertEquals(new String(expected.toByteArray(), StandardCharsets.ISO_8859_1), new String(got, StandardCharsets.ISO_8859_1));
+    expected.write(
+        "https://caf\u00e9.example/x\thttps://xn--caf-dma.example/x\tseen\t0\n"
+            .getBytes(StandardCharsets.UTF_8));
+    assertEquals(
+        new String(expected.toByteArray(), StandardCharsets.ISO_8859_1),
+        new String(got, StandardCharsets.ISO_8859_1));
   }
 
-  /** {@link ArgvBytes#match}: each word its own entry, later entries first, the UTF-8 of a word without one. */
+  /**
+   * {@link ArgvBytes#match}: each word its own entry, later entries first, the UTF-8 of a word
+   * without one.
+   */
   @Test
   void argvBytesMatchTheWordsInOrder() {
     java.nio.charset.Charset ascii = StandardCharsets.US_ASCII;
     byte[] ff = {'a', (byte) 0xff};
     byte[] fe = {'a', (byte) 0xfe};
     List<byte[]> cmdline = List.of("java".getBytes(ascii), ff, "--state".getBytes(ascii), fe, ff);
-    List<String> words = List.of(new String(ff, ascii), new String(fe, ascii), new String(ff, ascii), "b");
+    List<String> words =
+        List.of(new String(ff, ascii), new String(fe, ascii), new String(ff, ascii), "b");
     List<byte[]> got = ArgvBytes.match(words, cmdline, ascii);
     assertArrayEquals(ff, got.get(0));
     assertArrayEquals(fe, got.get(1));
@@ -214,18 +292,45 @@ class StateCommandsTest {
     assertArrayEquals("b".getBytes(StandardCharsets.UTF_8), got.get(3));
   }
 
-  /** bootstrap --dlq writes the dead letters run --dlq writes for the same input, in the same format. */
+  /**
+   * bootstrap --dlq writes the dead letters run --dlq writes for the same input, in the same
+   * format.
+   */
   @Test
   void bootstrapWritesDeadLettersAsRunDoes() throws Exception {
-    Path input = write("in.txt", List.of("https://a.example/1", "not a url", "https://a.example/2", "ftp://x/",
-        "https://a.example/1"));
+    Path input =
+        write(
+            "in.txt",
+            List.of(
+                "https://a.example/1",
+                "not a url",
+                "https://a.example/2",
+                "ftp://x/",
+                "https://a.example/1"));
     Path bootDlq = dir.resolve("boot.dlq");
-    String[] io = cli(0, args("bootstrap", "--input", input.toString(), "--state", dir.resolve("b").toString(),
-        "--dlq", bootDlq.toString()));
+    String[] io =
+        cli(
+            0,
+            args(
+                "bootstrap",
+                "--input",
+                input.toString(),
+                "--state",
+                dir.resolve("b").toString(),
+                "--dlq",
+                bootDlq.toString()));
     assertTrue(io[1].contains("in=5 recorded=2 duplicates=1 invalid=2"), io[1]);
     Path runDlq = dir.resolve("run.dlq");
-    cli(0, args("run", "--input", input.toString(), "--output", dir.resolve("run.out").toString(), "--dlq",
-        runDlq.toString()));
+    cli(
+        0,
+        args(
+            "run",
+            "--input",
+            input.toString(),
+            "--output",
+            dir.resolve("run.out").toString(),
+            "--dlq",
+            runDlq.toString()));
     assertEquals(Files.readAllLines(runDlq), Files.readAllLines(bootDlq));
     assertEquals(2, Files.readAllLines(bootDlq).size());
   }
@@ -233,11 +338,29 @@ class StateCommandsTest {
   @Test
   void configurationErrorsNameTheFlag() throws Exception {
     Path input = write("in.txt", List.of("https://a.example/1"));
-    String e = cli(2, "bootstrap", "--input", input.toString(), "--state", dir.resolve("a").toString(),
-        "--filter", "aged", "--window", "1h", "--rate", "100", "--hash-seed", "0x5747e0b5")[1];
+    String e =
+        cli(
+            2,
+            "bootstrap",
+            "--input",
+            input.toString(),
+            "--state",
+            dir.resolve("a").toString(),
+            "--filter",
+            "aged",
+            "--window",
+            "1h",
+            "--rate",
+            "100",
+            "--hash-seed",
+            "0x5747e0b5")[1];
     assertTrue(e.contains("--window") && e.contains("--window-urls"), e);
 
-    e = cli(2, args("bootstrap", "--input", dir.toString(), "--state", dir.resolve("b").toString()))[1];
+    e =
+        cli(
+            2,
+            args("bootstrap", "--input", dir.toString(), "--state", dir.resolve("b").toString()))[
+            1];
     assertTrue(e.contains("--input") && e.contains("directory"), e);
 
     e = cli(2, args("probe", "--input", dir.toString(), "--state", dir.resolve("b").toString()))[1];
@@ -253,7 +376,9 @@ class StateCommandsTest {
 
     e = cli(2, args("inspect", "--state", "s3://bucket/urldedup"))[1];
     assertTrue(e.contains("--state s3://bucket/urldedup") && e.contains("'s3'"), e);
-    e = cli(2, args("bootstrap", "--input", input.toString(), "--state", "s3://bucket/urldedup"))[1];
+    e =
+        cli(2, args("bootstrap", "--input", input.toString(), "--state", "s3://bucket/urldedup"))[
+            1];
     assertTrue(e.contains("--state s3://bucket/urldedup"), e);
     e = cli(2, args("run", "--input", input.toString(), "--state", "s3://bucket/urldedup"))[1];
     assertTrue(e.contains("--state s3://bucket/urldedup") && e.contains("local"), e);

@@ -23,15 +23,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 21 item 11: an input that cannot seek (a named pipe, {@code <(cmd)}, {@code /dev/stdin}
- * of a pipe) is read as a stream, as stdin is, by {@code run} and {@code bootstrap}; before, the
+ * Issue 21 item 11: an input that cannot seek (a named pipe, {@code <(cmd)}, {@code /dev/stdin} of
+ * a pipe) is read as a stream, as stdin is, by {@code run} and {@code bootstrap}; before, the
  * reader seeked ({@code IOException: Illegal seek}). Real FIFOs made by {@code mkfifo}, fed by a
  * writer thread; {@code <(cmd)} and {@code /dev/stdin} through a real process.
  */
 class StreamInputTest {
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
+  @RegisterExtension static final MiniClusterExtension FLINK = TestMiniCluster.withSlots(2);
 
   static final String SEED = "0x6a09e667f3bcc908";
   static final int URLS = 3000;
@@ -62,19 +61,24 @@ class StreamInputTest {
     return p;
   }
 
-  /** Writes the lines into the FIFO once a reader opened it (open() waits for one), then closes it. */
+  /**
+   * Writes the lines into the FIFO once a reader opened it (open() waits for one), then closes it.
+   */
   static CompletableFuture<Void> feed(Path fifo, List<String> lines) {
     CompletableFuture<Void> done = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
-      try (OutputStream o = new FileOutputStream(fifo.toFile())) {
-        for (String l : lines) {
-          o.write((l + "\n").getBytes(StandardCharsets.US_ASCII));
-        }
-        done.complete(null);
-      } catch (IOException e) {
-        done.completeExceptionally(e);
-      }
-    }, "fifo-writer");
+    Thread t =
+        new Thread(
+            () -> {
+              try (OutputStream o = new FileOutputStream(fifo.toFile())) {
+                for (String l : lines) {
+                  o.write((l + "\n").getBytes(StandardCharsets.US_ASCII));
+                }
+                done.complete(null);
+              } catch (IOException e) {
+                done.completeExceptionally(e);
+              }
+            },
+            "fifo-writer");
     t.setDaemon(true); // a run that never opens the FIFO must not keep the JVM
     t.start();
     return done;
@@ -82,7 +86,8 @@ class StreamInputTest {
 
   static String cli(String... args) throws Exception {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = UrlDedupJob.run(args, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        UrlDedupJob.run(args, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
     String e = err.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, e);
     return e;
@@ -96,21 +101,49 @@ class StreamInputTest {
     return s;
   }
 
-  /** At --parallelism 2: a stream has one reader whatever the parallelism (it has no byte ranges). */
+  /**
+   * At --parallelism 2: a stream has one reader whatever the parallelism (it has no byte ranges).
+   */
   @Test
   @Timeout(180)
   void runReadsANamedPipe() throws Exception {
     Path fifo = fifo("in.fifo");
     CompletableFuture<Void> fed = feed(fifo, lines());
     Path out = dir.resolve("out.txt");
-    String err = cli("run", "--input", fifo.toString(), "--output", out.toString(), "--dlq",
-        dir.resolve("dlq.tsv").toString(), "--parallelism", "2", "--fpr", "1e-6", "--hash-seed", SEED);
+    String err =
+        cli(
+            "run",
+            "--input",
+            fifo.toString(),
+            "--output",
+            out.toString(),
+            "--dlq",
+            dir.resolve("dlq.tsv").toString(),
+            "--parallelism",
+            "2",
+            "--fpr",
+            "1e-6",
+            "--hash-seed",
+            SEED);
     fed.get(10, TimeUnit.SECONDS);
-    assertEquals("urldedup: in=" + LINES + " emitted=" + URLS + " duplicates=" + (URLS / 3)
-        + " invalid=1 forced=0\nurldedup: invalid by reason: relative_url=1\n", err);
+    assertEquals(
+        "urldedup: in="
+            + LINES
+            + " emitted="
+            + URLS
+            + " duplicates="
+            + (URLS / 3)
+            + " invalid=1 forced=0\nurldedup: invalid by reason: relative_url=1\n",
+        err);
     assertEquals(expectedUrls(), new TreeSet<>(Files.readAllLines(out)));
-    assertEquals(List.of("relative_url\tno scheme: a relative reference (absolute http or https URLs only)\t"
-        + fifo + ":" + (URLS / 2 + URLS / 6 + 3) + "\tnot a url"), Files.readAllLines(dir.resolve("dlq.tsv")));
+    assertEquals(
+        List.of(
+            "relative_url\tno scheme: a relative reference (absolute http or https URLs only)\t"
+                + fifo
+                + ":"
+                + (URLS / 2 + URLS / 6 + 3)
+                + "\tnot a url"),
+        Files.readAllLines(dir.resolve("dlq.tsv")));
   }
 
   @Test
@@ -119,26 +152,57 @@ class StreamInputTest {
     Path fifo = fifo("in.fifo");
     CompletableFuture<Void> fed = feed(fifo, lines());
     Path state = dir.resolve("state");
-    String err = cli("bootstrap", "--input", fifo.toString(), "--state", state.toString(), "--fpr", "1e-6",
-        "--hash-seed", SEED);
+    String err =
+        cli(
+            "bootstrap",
+            "--input",
+            fifo.toString(),
+            "--state",
+            state.toString(),
+            "--fpr",
+            "1e-6",
+            "--hash-seed",
+            SEED);
     fed.get(10, TimeUnit.SECONDS);
-    assertTrue(err.contains("urldedup: bootstrap: in=" + LINES + " recorded=" + URLS + " duplicates=" + (URLS / 3)
-        + " invalid=1 forced=0 ("), err);
+    assertTrue(
+        err.contains(
+            "urldedup: bootstrap: in="
+                + LINES
+                + " recorded="
+                + URLS
+                + " duplicates="
+                + (URLS / 3)
+                + " invalid=1 forced=0 ("),
+        err);
 
     // the state holds them: a run of the same URLs from a second pipe emits none
     Path again = fifo("again.fifo");
     CompletableFuture<Void> fedAgain = feed(again, lines());
     Path out = dir.resolve("out.txt");
-    String run = cli("run", "--input", again.toString(), "--output", out.toString(), "--state", state.toString(),
-        "--fpr", "1e-6", "--hash-seed", SEED);
+    String run =
+        cli(
+            "run",
+            "--input",
+            again.toString(),
+            "--output",
+            out.toString(),
+            "--state",
+            state.toString(),
+            "--fpr",
+            "1e-6",
+            "--hash-seed",
+            SEED);
     fedAgain.get(10, TimeUnit.SECONDS);
-    assertTrue(run.contains("urldedup: in=" + LINES + " emitted=0 duplicates=" + (LINES - 1) + " invalid=1"), run);
+    assertTrue(
+        run.contains(
+            "urldedup: in=" + LINES + " emitted=0 duplicates=" + (LINES - 1) + " invalid=1"),
+        run);
     assertEquals(0, Files.size(out));
   }
 
   /**
-   * {@code run --input <(cmd)} and {@code run --input /dev/stdin} (stdin a pipe), as a shell
-   * starts them: the JVM is given the path of a pipe.
+   * {@code run --input <(cmd)} and {@code run --input /dev/stdin} (stdin a pipe), as a shell starts
+   * them: the JVM is given the path of a pipe.
    */
   @Test
   @Timeout(600)
@@ -149,20 +213,42 @@ class StreamInputTest {
       Path out = dir.resolve("out.txt");
       Path errFile = dir.resolve("stderr.txt");
       List<String> java = new ArrayList<>(EmbeddedProcessTest.main(dir));
-      java.addAll(List.of("run", "--hash-seed", SEED, "--fpr", "1e-6", "--parallelism", "2", "--output",
-          out.toString()));
+      java.addAll(
+          List.of(
+              "run",
+              "--hash-seed",
+              SEED,
+              "--fpr",
+              "1e-6",
+              "--parallelism",
+              "2",
+              "--output",
+              out.toString()));
       StringBuilder script = new StringBuilder("exec");
       for (String a : java) {
         script.append(" '").append(a.replace("'", "'\\''")).append('\'');
       }
-      script.append(" --input ").append(input).append(input.equals("/dev/stdin") ? " < <(cat \"$1\")" : "");
-      Process p = new ProcessBuilder("bash", "-c", script.toString(), "bash", src.toString())
-          .redirectError(errFile.toFile()).start();
+      script
+          .append(" --input ")
+          .append(input)
+          .append(input.equals("/dev/stdin") ? " < <(cat \"$1\")" : "");
+      Process p =
+          new ProcessBuilder("bash", "-c", script.toString(), "bash", src.toString())
+              .redirectError(errFile.toFile())
+              .start();
       assertTrue(p.waitFor(EmbeddedProcessTest.START_BOUND_S, TimeUnit.SECONDS), input);
       String err = Files.readString(errFile);
       assertEquals(0, p.exitValue(), input + ": " + err);
-      assertTrue(err.contains("urldedup: in=" + LINES + " emitted=" + URLS + " duplicates=" + (URLS / 3)
-          + " invalid=1 forced=0\n"), input + ": " + err);
+      assertTrue(
+          err.contains(
+              "urldedup: in="
+                  + LINES
+                  + " emitted="
+                  + URLS
+                  + " duplicates="
+                  + (URLS / 3)
+                  + " invalid=1 forced=0\n"),
+          input + ": " + err);
       assertEquals(expectedUrls(), new TreeSet<>(Files.readAllLines(out)), input);
     }
   }

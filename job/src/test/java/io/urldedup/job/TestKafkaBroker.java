@@ -43,13 +43,14 @@ abstract class TestKafkaBroker implements BeforeAllCallback, AfterAllCallback, A
 
   /** One combined broker/controller with single-replica internal topics. */
   static KafkaClusterTestKit.Builder singleNode(TestKitNodes.Builder nodes) {
-    return new KafkaClusterTestKit.Builder(nodes
-        .setCombined(true)
-        .setNumBrokerNodes(1)
-        .setNumControllerNodes(1)
-        // without it the cluster is formatted with an unstable metadata version
-        .setBootstrapMetadataVersion(MetadataVersion.latestProduction())
-        .build())
+    return new KafkaClusterTestKit.Builder(
+            nodes
+                .setCombined(true)
+                .setNumBrokerNodes(1)
+                .setNumControllerNodes(1)
+                // without it the cluster is formatted with an unstable metadata version
+                .setBootstrapMetadataVersion(MetadataVersion.latestProduction())
+                .build())
         .setConfigProp("offsets.topic.replication.factor", "1")
         .setConfigProp("offsets.topic.num.partitions", "2")
         .setConfigProp("transaction.state.log.replication.factor", "1")
@@ -103,14 +104,16 @@ abstract class TestKafkaBroker implements BeforeAllCallback, AfterAllCallback, A
 
   /**
    * Whether every partition of the topics has a leader. Right after {@code createTopics} the broker
-   * that answers may not know the topic yet ({@code UnknownTopicOrPartitionException}, a
-   * {@link RetriableException} like {@code LeaderNotAvailableException}): that is "not yet".
+   * that answers may not know the topic yet ({@code UnknownTopicOrPartitionException}, a {@link
+   * RetriableException} like {@code LeaderNotAvailableException}): that is "not yet".
    */
   private static boolean leadersElected(Admin admin, String... topics) throws Exception {
     try {
       return admin.describeTopics(List.of(topics)).allTopicNames().get().values().stream()
-          .allMatch(d -> d.partitions().stream()
-              .allMatch(pi -> pi.leader() != null && !pi.leader().isEmpty()));
+          .allMatch(
+              d ->
+                  d.partitions().stream()
+                      .allMatch(pi -> pi.leader() != null && !pi.leader().isEmpty()));
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RetriableException) {
         return false;
@@ -158,8 +161,10 @@ abstract class TestKafkaBroker implements BeforeAllCallback, AfterAllCallback, A
 
   /** Polls until {@code done} holds for what was read so far, or the deadline passes. */
   static List<ConsumerRecord<byte[], byte[]>> readUntil(
-      KafkaConsumer<byte[], byte[]> consumer, List<ConsumerRecord<byte[], byte[]>> into,
-      Predicate<List<ConsumerRecord<byte[], byte[]>>> done, Duration timeout) {
+      KafkaConsumer<byte[], byte[]> consumer,
+      List<ConsumerRecord<byte[], byte[]>> into,
+      Predicate<List<ConsumerRecord<byte[], byte[]>>> done,
+      Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!done.test(into) && System.nanoTime() < deadline) {
       for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {

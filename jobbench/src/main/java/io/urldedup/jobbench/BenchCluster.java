@@ -21,22 +21,30 @@ import org.apache.flink.state.rocksdb.RocksDBOptions;
  * The configuration of a benchmark's mini-cluster: the job's own (object reuse, RocksDB options:
  * the defaults a user gets), then exactly-once checkpoints into {@code work/checkpoints}, retained
  * on cancel (their size on disk is reported, and the scale benchmark restores from them), RocksDB's
- * files under {@code work/rocksdb}, no restarts, every checkpoint's statistics kept, and every
- * port on loopback.
+ * files under {@code work/rocksdb}, no restarts, every checkpoint's statistics kept, and every port
+ * on loopback.
  */
 final class BenchCluster {
 
   private BenchCluster() {}
 
-  static Configuration configuration(JobConfig config, String backend, boolean incremental, Duration interval,
-      Path work, int parallelism, String managed) {
+  static Configuration configuration(
+      JobConfig config,
+      String backend,
+      boolean incremental,
+      Duration interval,
+      Path work,
+      int parallelism,
+      String managed) {
     Configuration conf = JobEnvironment.configuration(config);
     conf.set(StateBackendOptions.STATE_BACKEND, backend);
     conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, incremental);
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
     conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
-    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, work.resolve("checkpoints").toUri().toString());
-    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+    conf.set(
+        CheckpointingOptions.CHECKPOINTS_DIRECTORY, work.resolve("checkpoints").toUri().toString());
+    conf.set(
+        CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
         ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
     conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 1);
     conf.set(RocksDBOptions.LOCAL_DIRECTORIES, work.resolve("rocksdb").toString());

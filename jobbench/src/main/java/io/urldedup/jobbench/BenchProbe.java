@@ -7,18 +7,22 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What the tasks of the one job in this JVM tell the driver. Each benchmark run is its own JVM
- * with its own mini-cluster, so plain statics are unambiguous. At parallelism P there are P
- * source readers (the file's byte ranges) and P sink writers (one per dedup subtask): times are
- * the first start and the last end, CPU is summed over the threads of a stage.
+ * What the tasks of the one job in this JVM tell the driver. Each benchmark run is its own JVM with
+ * its own mini-cluster, so plain statics are unambiguous. At parallelism P there are P source
+ * readers (the file's byte ranges) and P sink writers (one per dedup subtask): times are the first
+ * start and the last end, CPU is summed over the threads of a stage.
  */
 final class BenchProbe {
 
   /** The first record read by any reader; the last end of input at any writer. */
   static final AtomicLong firstRecordNanos = new AtomicLong();
+
   static final AtomicLong endOfInputNanos = new AtomicLong();
   static final LongAdder linesRead = new LongAdder();
-  /** Per checkpoint, the line ranges {@code [first, next)} each reader had read before its barrier. */
+
+  /**
+   * Per checkpoint, the line ranges {@code [first, next)} each reader had read before its barrier.
+   */
   static final ConcurrentHashMap<Long, List<long[]>> rangesAtCheckpoint = new ConcurrentHashMap<>();
 
   // CPU time, load-robust: the source+decode threads, the keyed threads (dedup + sink), the process
@@ -28,8 +32,10 @@ final class BenchProbe {
   static final LongAdder writersEnded = new LongAdder();
   static final AtomicLong processCpuStart = new AtomicLong();
   static final AtomicLong processCpuEnd = new AtomicLong();
+
   /** Thread CPU at the first record of each source and keyed thread still running (timeouts). */
   static final ConcurrentHashMap<Long, Long> sourceCpuStartByThread = new ConcurrentHashMap<>();
+
   static final ConcurrentHashMap<Long, Long> keyedCpuStartByThread = new ConcurrentHashMap<>();
 
   // accuracy, per line (emitted first occurrences and repeats) and per URL (emitted once or more)
@@ -49,7 +55,8 @@ final class BenchProbe {
 
   static long processCpu() {
     return ((com.sun.management.OperatingSystemMXBean)
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** Sets {@code a} to {@code v} if it is still 0. */

@@ -12,8 +12,8 @@ import org.apache.flink.util.Collector;
 
 /**
  * The peer: what a Flink user writes today for exact dedup. Keyed by the canonical URL string, a
- * {@code ValueState<Boolean>} per URL with a TTL (so state does not grow forever); a URL is
- * emitted when its state is absent.
+ * {@code ValueState<Boolean>} per URL with a TTL (so state does not grow forever); a URL is emitted
+ * when its state is absent.
  */
 final class ExactDedup extends KeyedProcessFunction<String, UrlRecord, UrlRecord> {
 
@@ -29,10 +29,11 @@ final class ExactDedup extends KeyedProcessFunction<String, UrlRecord, UrlRecord
   @Override
   public void open(OpenContext openContext) {
     ValueStateDescriptor<Boolean> d = new ValueStateDescriptor<>("seen", Types.BOOLEAN);
-    d.enableTimeToLive(StateTtlConfig.newBuilder(ttl)
-        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-        .build());
+    d.enableTimeToLive(
+        StateTtlConfig.newBuilder(ttl)
+            .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+            .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
+            .build());
     seen = getRuntimeContext().getState(d);
   }
 

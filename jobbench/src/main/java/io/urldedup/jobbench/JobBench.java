@@ -2,9 +2,8 @@ package io.urldedup.jobbench;
 
 import io.urldedup.job.DedupPipeline;
 import io.urldedup.job.JobConfig;
-import io.urldedup.job.JobEnvironment;
-import io.urldedup.operators.DecodeConfig;
 import io.urldedup.job.LineFileSource;
+import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
@@ -35,9 +34,9 @@ import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 
 /**
@@ -54,15 +53,33 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
  */
 public final class JobBench {
 
-  enum Job { IDENTITY, EXACT, STABLE, SCALABLE }
+  enum Job {
+    IDENTITY,
+    EXACT,
+    STABLE,
+    SCALABLE
+  }
 
   private JobBench() {}
 
   public static void main(String[] args) throws Exception {
     Map<String, String> own = new LinkedHashMap<>();
     List<String> jobFlags = new ArrayList<>();
-    List<String> ownNames = List.of("job", "backend", "input", "truth-bits", "work", "out",
-        "interval", "parallelism", "ttl", "managed", "timeout", "incremental", "decode");
+    List<String> ownNames =
+        List.of(
+            "job",
+            "backend",
+            "input",
+            "truth-bits",
+            "work",
+            "out",
+            "interval",
+            "parallelism",
+            "ttl",
+            "managed",
+            "timeout",
+            "incremental",
+            "decode");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String name = a.startsWith("--") ? a.substring(2) : null;
@@ -78,7 +95,8 @@ public final class JobBench {
     Job job = Job.valueOf(required(own, "job").toUpperCase(Locale.ROOT));
     String backend = required(own, "backend").toLowerCase(Locale.ROOT);
     if (!backend.equals("hashmap") && !backend.equals("rocksdb")) {
-      throw new IllegalArgumentException("--backend: '" + backend + "' is not accepted; accepted: hashmap, rocksdb");
+      throw new IllegalArgumentException(
+          "--backend: '" + backend + "' is not accepted; accepted: hashmap, rocksdb");
     }
     String input = required(own, "input");
     String truthBits = required(own, "truth-bits");
@@ -90,14 +108,24 @@ public final class JobBench {
     Duration timeout = parseDuration(own.getOrDefault("timeout", "1800s"));
     String managed = own.getOrDefault("managed", "512m");
     // hash-only: no canonicalization (HashOnlyDecode), for the cost of everything else
-    boolean hashOnly = switch (own.getOrDefault("decode", "full")) {
-      case "full" -> false;
-      case "hash-only" -> true;
-      default -> throw new IllegalArgumentException("--decode: accepted: full, hash-only");
-    };
+    boolean hashOnly =
+        switch (own.getOrDefault("decode", "full")) {
+          case "full" -> false;
+          case "hash-only" -> true;
+          default -> throw new IllegalArgumentException("--decode: accepted: full, hash-only");
+        };
 
-    List<String> cfgArgs = new ArrayList<>(List.of("--input", input, "--output", "-",
-        "--state-backend", backend, "--parallelism", String.valueOf(parallelism)));
+    List<String> cfgArgs =
+        new ArrayList<>(
+            List.of(
+                "--input",
+                input,
+                "--output",
+                "-",
+                "--state-backend",
+                backend,
+                "--parallelism",
+                String.valueOf(parallelism)));
     if (job == Job.STABLE || job == Job.SCALABLE) {
       cfgArgs.addAll(List.of("--filter", job.name().toLowerCase(Locale.ROOT)));
     }
@@ -108,7 +136,9 @@ public final class JobBench {
     Files.createDirectories(ckpt);
     Files.createDirectories(work.resolve("rocksdb"));
     boolean incremental = Boolean.parseBoolean(own.getOrDefault("incremental", "true"));
-    Configuration conf = BenchCluster.configuration(config, backend, incremental, interval, work, parallelism, managed);
+    Configuration conf =
+        BenchCluster.configuration(
+            config, backend, incremental, interval, work, parallelism, managed);
     if (job == Job.EXACT || job == Job.IDENTITY) {
       // the peer a Flink user writes keeps RocksDB's defaults: the filter pages' options would make
       // it rewrite its large L1 (keys written once) at every checkpoint
@@ -117,29 +147,45 @@ public final class JobBench {
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(parallelism);
-    DataStream<RawRecord> source = env
-        .fromSource(new LineFileSource(input, input, new NumberedLines()),
-            WatermarkStrategy.noWatermarks(), "lines")
-        // at parallelism P the file is read as P byte ranges (LineFileSource), as the job reads it
-        // for the scalable filter (the job reads stable and aged with one reader, in file order:
-        // UrlDedupJob.inOrder; a stable run here at P > 1 measures reading, not the job's decisions)
-        .uid("lines").setParallelism(parallelism);
+    DataStream<RawRecord> source =
+        env.fromSource(
+                new LineFileSource(input, input, new NumberedLines()),
+                WatermarkStrategy.noWatermarks(),
+                "lines")
+            // at parallelism P the file is read as P byte ranges (LineFileSource), as the job reads
+            // it
+            // for the scalable filter (the job reads stable and aged with one reader, in file
+            // order:
+            // UrlDedupJob.inOrder; a stable run here at P > 1 measures reading, not the job's
+            // decisions)
+            .uid("lines")
+            .setParallelism(parallelism);
     TruthSink sink = new TruthSink(truthBits);
     switch (job) {
       // the sink is chained to the keyed operator (a writer per subtask): a sink of parallelism 1
       // behind P keyed subtasks would add a network hop that parallelism 1 does not have
-      case IDENTITY -> decode(source, config, hashOnly)
-          .keyBy(new DedupPipeline.ShardKey(), Types.INT)
-          .sinkTo(sink).uid("truth").name("truth");
-      case EXACT -> decode(source, config, hashOnly)
-          .keyBy(new UrlKey(), Types.STRING)
-          .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class)).uid("exact").name("exact")
-          .sinkTo(sink).uid("truth").name("truth");
+      case IDENTITY ->
+          decode(source, config, hashOnly)
+              .keyBy(new DedupPipeline.ShardKey(), Types.INT)
+              .sinkTo(sink)
+              .uid("truth")
+              .name("truth");
+      case EXACT ->
+          decode(source, config, hashOnly)
+              .keyBy(new UrlKey(), Types.STRING)
+              .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class))
+              .uid("exact")
+              .name("exact")
+              .sinkTo(sink)
+              .uid("truth")
+              .name("truth");
       case STABLE, SCALABLE -> {
         if (hashOnly) {
           // DedupPipeline's graph with the hash-only decode in front
           DedupPipeline.dedup(decode(source, config, true), config.pipeline())
-              .sinkTo(sink).uid("truth").name("truth");
+              .sinkTo(sink)
+              .uid("truth")
+              .name("truth");
         } else {
           DedupPipeline.build(source, sink, null, config.pipeline());
         }
@@ -157,14 +203,18 @@ public final class JobBench {
     result.put("uniques", truth.uniques());
     result.put("parallelism", parallelism);
     result.put("jobFlags", String.join(" ", jobFlags));
-    result.put("rocksdbOptions", conf.getOptional(RocksDBOptions.OPTIONS_FACTORY).orElse("default"));
+    result.put(
+        "rocksdbOptions", conf.getOptional(RocksDBOptions.OPTIONS_FACTORY).orElse("default"));
     result.put("objectReuse", conf.get(PipelineOptions.OBJECT_REUSE));
     result.put("incremental", incremental);
     result.put("decode", hashOnly ? "hash-only" : "full");
 
-    MiniClusterConfiguration mcc = new MiniClusterConfiguration.Builder()
-        .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(Math.max(1, parallelism))
-        .build();
+    MiniClusterConfiguration mcc =
+        new MiniClusterConfiguration.Builder()
+            .setConfiguration(conf)
+            .setNumTaskManagers(1)
+            .setNumSlotsPerTaskManager(Math.max(1, parallelism))
+            .build();
     long wallStart = System.nanoTime();
     try (MiniCluster mc = new MiniCluster(mcc)) {
       mc.start();
@@ -188,16 +238,24 @@ public final class JobBench {
           result.put("recordsPerSecond", Math.round(lines / secs));
           result.put("decodeCpuUsPerRecord", us(cpu[0], lines));
           result.put("keyedCpuUsPerRecord", us(cpu[1], lines));
-          result.put("processCpuUsPerRecord", us(procCpu - BenchProbe.processCpuStart.get(), lines));
+          result.put(
+              "processCpuUsPerRecord", us(procCpu - BenchProbe.processCpuStart.get(), lines));
         }
         finish(result, out, truth, stats, ckpt, wallStart);
         System.exit(3);
         return;
       }
       if (!jr.isSuccess()) {
-        result.put("status", "failed: " + jr.getSerializedThrowable()
-            .map(t -> t.getFullStringifiedStackTrace()).orElse("?").lines().limit(8)
-            .reduce((x, y) -> x + " | " + y).orElse("?"));
+        result.put(
+            "status",
+            "failed: "
+                + jr.getSerializedThrowable()
+                    .map(t -> t.getFullStringifiedStackTrace())
+                    .orElse("?")
+                    .lines()
+                    .limit(8)
+                    .reduce((x, y) -> x + " | " + y)
+                    .orElse("?"));
         finish(result, out, truth, null, ckpt, wallStart);
         System.exit(4);
         return;
@@ -206,21 +264,33 @@ public final class JobBench {
       Object invalid = er.getAllAccumulatorResults().get("urldedup.invalid");
       result.put("status", "ok");
       result.put("invalid", invalid == null ? 0L : invalid);
-      CheckpointStatsSnapshot stats = mc.getArchivedExecutionGraph(id).get().getCheckpointStatsSnapshot();
+      CheckpointStatsSnapshot stats =
+          mc.getArchivedExecutionGraph(id).get().getCheckpointStatsSnapshot();
       finish(result, out, truth, stats, ckpt, wallStart);
     }
     System.exit(0);
   }
 
-  private static DataStream<UrlRecord> decode(DataStream<RawRecord> source, JobConfig config, boolean hashOnly) {
+  private static DataStream<UrlRecord> decode(
+      DataStream<RawRecord> source, JobConfig config, boolean hashOnly) {
     DecodeConfig dc = config.decodeConfig();
-    return source.process(hashOnly ? new HashOnlyDecode(dc.hashSeed(), dc.shards()) : new DecodeFunction(dc),
+    return source
+        .process(
+            hashOnly ? new HashOnlyDecode(dc.hashSeed(), dc.shards()) : new DecodeFunction(dc),
             TypeInformation.of(UrlRecord.class))
-        .uid("decode").name("decode").setParallelism(source.getParallelism());
+        .uid("decode")
+        .name("decode")
+        .setParallelism(source.getParallelism());
   }
 
-  private static void finish(Map<String, Object> r, Path out, TruthBits truth, CheckpointStatsSnapshot stats,
-      Path ckpt, long wallStart) throws IOException {
+  private static void finish(
+      Map<String, Object> r,
+      Path out,
+      TruthBits truth,
+      CheckpointStatsSnapshot stats,
+      Path ckpt,
+      long wallStart)
+      throws IOException {
     r.put("wallSeconds", String.format(Locale.ROOT, "%.1f", (System.nanoTime() - wallStart) / 1e9));
     long t0 = BenchProbe.firstRecordNanos.get();
     long t1 = BenchProbe.endOfInputNanos.get();
@@ -235,7 +305,9 @@ public final class JobBench {
     }
     if (BenchProbe.writersEnded.sum() > 0 && complete) {
       r.put("keyedCpuUsPerRecord", us(BenchProbe.keyedCpu.sum(), truth.lines));
-      r.put("processCpuUsPerRecord", us(BenchProbe.processCpuEnd.get() - BenchProbe.processCpuStart.get(), truth.lines));
+      r.put(
+          "processCpuUsPerRecord",
+          us(BenchProbe.processCpuEnd.get() - BenchProbe.processCpuStart.get(), truth.lines));
     }
     r.put("sourceReaders", BenchProbe.sourcesEnded.sum());
     r.put("emitted", BenchProbe.emitted.sum());
@@ -255,8 +327,12 @@ public final class JobBench {
     long pageFn = BenchProbe.urlsEmittedAgain.sum();
     r.put("pageFalsePositives", pageFp);
     r.put("pageFalseNegatives", pageFn);
-    r.put("pageFpr", String.format(Locale.ROOT, "%.6f", uniques == 0 ? 0.0 : (double) pageFp / uniques));
-    r.put("pageFnRate", String.format(Locale.ROOT, "%.6f", repeats == 0 ? 0.0 : (double) pageFn / repeats));
+    r.put(
+        "pageFpr",
+        String.format(Locale.ROOT, "%.6f", uniques == 0 ? 0.0 : (double) pageFp / uniques));
+    r.put(
+        "pageFnRate",
+        String.format(Locale.ROOT, "%.6f", repeats == 0 ? 0.0 : (double) pageFn / repeats));
     r.put("emittedTwice", BenchProbe.emittedTwice.sum());
     r.put("unnumbered", BenchProbe.unnumbered.sum());
     if (stats != null) {
@@ -272,12 +348,14 @@ public final class JobBench {
   }
 
   /**
-   * Every completed checkpoint as {@code id:linesCovered:uniquesCovered:stateSize:checkpointedSize};
-   * the final one (the whole stream); and the mean and max bytes per unique URL over those covering
-   * at least half the stream (an incremental RocksDB checkpoint also references stale versions
-   * until compaction, so its size swings between checkpoints).
+   * Every completed checkpoint as {@code
+   * id:linesCovered:uniquesCovered:stateSize:checkpointedSize}; the final one (the whole stream);
+   * and the mean and max bytes per unique URL over those covering at least half the stream (an
+   * incremental RocksDB checkpoint also references stale versions until compaction, so its size
+   * swings between checkpoints).
    */
-  private static void checkpoints(Map<String, Object> r, TruthBits truth, CheckpointStatsSnapshot stats) {
+  private static void checkpoints(
+      Map<String, Object> r, TruthBits truth, CheckpointStatsSnapshot stats) {
     long covered = covered(r, truth);
     List<AbstractCheckpointStats> done = new ArrayList<>();
     for (AbstractCheckpointStats s : stats.getHistory().getCheckpoints()) {
@@ -309,8 +387,16 @@ public final class JobBench {
           }
         }
       }
-      all.append(s.getCheckpointId()).append(':').append(l).append(':').append(u)
-          .append(':').append(s.getStateSize()).append(':').append(s.getCheckpointedSize()).append(' ');
+      all.append(s.getCheckpointId())
+          .append(':')
+          .append(l)
+          .append(':')
+          .append(u)
+          .append(':')
+          .append(s.getStateSize())
+          .append(':')
+          .append(s.getCheckpointedSize())
+          .append(' ');
       if (l >= lastLines) {
         last = s;
         lastLines = l;
@@ -332,7 +418,9 @@ public final class JobBench {
       r.put("ckptUniques", u);
       r.put("ckptStateBytes", last.getStateSize());
       r.put("ckptIncrementalBytes", last.getCheckpointedSize());
-      r.put("ckptBytesPerUnique", String.format(Locale.ROOT, "%.3f", u == 0 ? 0.0 : (double) last.getStateSize() / u));
+      r.put(
+          "ckptBytesPerUnique",
+          String.format(Locale.ROOT, "%.3f", u == 0 ? 0.0 : (double) last.getStateSize() / u));
     }
     if (half > 0) {
       r.put("ckptSecondHalfCount", half);
@@ -345,7 +433,9 @@ public final class JobBench {
     return r.containsKey("partialLines") ? (Long) r.get("partialLines") : truth.lines;
   }
 
-  /** CPU time so far of the source+decode task threads and of the keyed (sink writer) task threads. */
+  /**
+   * CPU time so far of the source+decode task threads and of the keyed (sink writer) task threads.
+   */
   private static long[] taskThreadCpu() {
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     long[] cpu = {BenchProbe.sourceCpu.sum(), BenchProbe.keyedCpu.sum()}; // threads that ended
@@ -370,20 +460,24 @@ public final class JobBench {
     if (!Files.exists(dir)) {
       return 0;
     }
-    // the cluster may still be discarding a subsumed checkpoint: a file vanishing mid-walk is skipped
+    // the cluster may still be discarding a subsumed checkpoint: a file vanishing mid-walk is
+    // skipped
     long[] total = new long[1];
-    Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
-      @Override
-      public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
-        total[0] += a.isRegularFile() ? a.size() : 0;
-        return java.nio.file.FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        dir,
+        new java.nio.file.SimpleFileVisitor<>() {
+          @Override
+          public java.nio.file.FileVisitResult visitFile(
+              Path f, java.nio.file.attribute.BasicFileAttributes a) {
+            total[0] += a.isRegularFile() ? a.size() : 0;
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
-        return java.nio.file.FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
+        });
     return total[0];
   }
 
@@ -418,5 +512,4 @@ public final class JobBench {
       return r.url();
     }
   }
-
 }

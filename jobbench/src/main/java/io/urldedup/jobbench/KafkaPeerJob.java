@@ -8,7 +8,9 @@ import io.urldedup.operators.DecodeFunction;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -22,17 +24,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The Kafka-mode peers of urldedup for deploy/local/kafka-bench.sh, submitted to a session cluster
- * with urldedup's own Kafka flags: the same source, the same exactly-once sink settings
- * ({@link KafkaIO#exactlyOnceSink}), the same checkpointing ({@link JobEnvironment}).
+ * with urldedup's own Kafka flags: the same source, the same exactly-once sink settings ({@link
+ * KafkaIO#exactlyOnceSink}), the same checkpointing ({@link JobEnvironment}).
  *
  * <pre>
  * flink run -c io.urldedup.jobbench.KafkaPeerJob -C file:///.../urldedup-jobbench.jar urldedup-job.jar \
  *     --peer identity|exact [--ttl 30d] [urldedup Kafka flags: --bootstrap-servers ... --output-topic ...]
  * </pre>
  *
- * identity: every input record to the output topic as read (key, value, headers): the cost of
- * Kafka in, Kafka out, exactly once. exact: decode, keyBy the canonical URL, a per-URL flag in
- * keyed state ({@link ExactDedup}), Kafka out: the exact dedup a Flink user writes today.
+ * identity: every input record to the output topic as read (key, value, headers): the cost of Kafka
+ * in, Kafka out, exactly once. exact: decode, keyBy the canonical URL, a per-URL flag in keyed
+ * state ({@link ExactDedup}), Kafka out: the exact dedup a Flink user writes today.
  */
 public final class KafkaPeerJob {
 
@@ -41,7 +43,7 @@ public final class KafkaPeerJob {
   public static void main(String[] args) throws Exception {
     String peer = null;
     Duration ttl = Duration.ofDays(30);
-    java.util.List<String> rest = new java.util.ArrayList<>();
+    List<String> rest = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--peer") && i + 1 < args.length) {
         peer = args[++i].toLowerCase(Locale.ROOT);
@@ -62,18 +64,26 @@ public final class KafkaPeerJob {
     if (c.parallelism > 0) {
       env.setParallelism(c.parallelism);
     }
-    DataStream<RawRecord> source = env
-        .fromSource(KafkaIO.source(c), WatermarkStrategy.noWatermarks(), "kafka source")
-        .uid(DedupPipeline.UID_SOURCE);
+    DataStream<RawRecord> source =
+        env.fromSource(KafkaIO.source(c), WatermarkStrategy.noWatermarks(), "kafka source")
+            .uid(DedupPipeline.UID_SOURCE);
     if (peer.equals("identity")) {
-      source.sinkTo(KafkaIO.exactlyOnceSink(c, "-out", new RawSerializer(c.outputTopic)))
-          .uid("identity-sink").name("kafka sink");
+      source
+          .sinkTo(KafkaIO.exactlyOnceSink(c, "-out", new RawSerializer(c.outputTopic)))
+          .uid("identity-sink")
+          .name("kafka sink");
     } else {
-      source.process(new DecodeFunction(c.decodeConfig()), TypeInformation.of(UrlRecord.class))
-          .uid("decode").name("decode")
+      source
+          .process(new DecodeFunction(c.decodeConfig()), TypeInformation.of(UrlRecord.class))
+          .uid("decode")
+          .name("decode")
           .keyBy(new JobBench.UrlKey(), Types.STRING)
-          .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class)).uid("exact").name("exact")
-          .sinkTo(KafkaIO.outputSink(c)).uid("exact-sink").name("kafka sink");
+          .process(new ExactDedup(ttl), TypeInformation.of(UrlRecord.class))
+          .uid("exact")
+          .name("exact")
+          .sinkTo(KafkaIO.outputSink(c))
+          .uid("exact-sink")
+          .name("kafka sink");
     }
     env.execute("kafka-peer-" + peer);
   }
@@ -87,8 +97,10 @@ public final class KafkaPeerJob {
     }
 
     @Override
-    public ProducerRecord<byte[], byte[]> serialize(RawRecord r, KafkaSinkContext ctx, Long timestamp) {
-      return new ProducerRecord<>(topic, null, timestamp, r.key, r.value, KafkaIO.toKafka(r.headers));
+    public ProducerRecord<byte[], byte[]> serialize(
+        RawRecord r, KafkaSinkContext ctx, Long timestamp) {
+      return new ProducerRecord<>(
+          topic, null, timestamp, r.key, r.value, KafkaIO.toKafka(r.headers));
     }
   }
 }

@@ -27,8 +27,13 @@ final class LinePlot {
   private static final int RIGHT = 30;
   private static final int TOP = 40;
   private static final int BOTTOM = 60;
-  private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-      new Color(0xff7f0e), new Color(0x9467bd)};
+  private static final Color[] COLORS = {
+    new Color(0x1f77b4),
+    new Color(0xd62728),
+    new Color(0x2ca02c),
+    new Color(0xff7f0e),
+    new Color(0x9467bd)
+  };
 
   private final String title;
   private final String xLabel;

@@ -8,15 +8,15 @@ import java.util.Arrays;
 import java.util.Collections;
 
 /**
- * The benchmark's lines, read by the job's own source ({@code LineFileSource}): each record
- * carries its 0-based line number in the header {@link #LINE_HEADER} (8 bytes, big endian), which
- * the decoder passes through to the sink, so the sink can check every emitted record against the
- * truth file. All jobs of a comparison read through it, so its cost is the same in each.
+ * The benchmark's lines, read by the job's own source ({@code LineFileSource}): each record carries
+ * its 0-based line number in the header {@link #LINE_HEADER} (8 bytes, big endian), which the
+ * decoder passes through to the sink, so the sink can check every emitted record against the truth
+ * file. All jobs of a comparison read through it, so its cost is the same in each.
  *
- * <p>Its probes: the first record's time, this reader's thread CPU from its first record to the
- * end of its range, the lines read (in total and, per checkpoint, the line range this reader had
- * read before the barrier, so a checkpoint's size can be divided by the unique URLs it covers).
- * One instance per reader (the source is deserialized per subtask).
+ * <p>Its probes: the first record's time, this reader's thread CPU from its first record to the end
+ * of its range, the lines read (in total and, per checkpoint, the line range this reader had read
+ * before the barrier, so a checkpoint's size can be divided by the unique URLs it covers). One
+ * instance per reader (the source is deserialized per subtask).
  */
 final class NumberedLines implements LineHook {
 
@@ -49,7 +49,8 @@ final class NumberedLines implements LineHook {
     for (int i = 0; i < 8; i++) {
       ln[i] = (byte) (index >>> (56 - 8 * i));
     }
-    return new RawRecord(null, Arrays.copyOfRange(buf, off, off + len), RecordHeaders.of(LINE_HEADER, ln), null);
+    return new RawRecord(
+        null, Arrays.copyOfRange(buf, off, off + len), RecordHeaders.of(LINE_HEADER, ln), null);
   }
 
   @Override

@@ -9,12 +9,12 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 
 /**
  * Two phases: the first {@code buildUp} records as fast as the job takes them, then {@code rate}
- * records per second in total (a crawl's steady discovery rate). Split evenly over the readers.
- * The first reader to leave the build-up marks the phase change in {@link ScaleProbe}.
+ * records per second in total (a crawl's steady discovery rate). Split evenly over the readers. The
+ * first reader to leave the build-up marks the phase change in {@link ScaleProbe}.
  *
- * <p>Flink's reader asks for a permit per record and waits for each answer in its mailbox; a
- * permit per record from Guava's limiter capped the steady phase near 50,000 records/s. Permits
- * are taken {@link #BATCH} at a time instead: bursts of 10 ms at 100,000/s.
+ * <p>Flink's reader asks for a permit per record and waits for each answer in its mailbox; a permit
+ * per record from Guava's limiter capped the steady phase near 50,000 records/s. Permits are taken
+ * {@link #BATCH} at a time instead: bursts of 10 ms at 100,000/s.
  */
 final class PhasedRateLimiter implements RateLimiterStrategy<SourceSplit> {
 
@@ -48,7 +48,9 @@ final class PhasedRateLimiter implements RateLimiterStrategy<SourceSplit> {
           ScaleProbe.steadyStartMillis.compareAndSet(0, System.currentTimeMillis());
           steady = new GuavaRateLimiter<>(perReader);
         }
-        return (acquired - free) % BATCH == 1 ? steady.acquire(BATCH) : CompletableFuture.completedFuture(null);
+        return (acquired - free) % BATCH == 1
+            ? steady.acquire(BATCH)
+            : CompletableFuture.completedFuture(null);
       }
     };
   }

@@ -37,10 +37,11 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 /**
  * The scale rehearsal (issue 23): one urldedup job on a generated stream ({@link ScaleUrls}) in
  * this JVM's mini-cluster. A build-up phase adds {@code --distinct} new URLs as fast as the job
- * takes them; a steady phase then reads {@code --steady-rate} records per second (three in four
- * new URLs, so 133334 is 10^5 new URLs/s) for {@code --steady-checkpoints} checkpoints. Then the job is cancelled (its last checkpoint is retained),
- * and a second job restores it and reads fresh URLs: the restore time is from its submission to
- * its {@code --restore-mark}-th output record (by then every shard has been opened).
+ * takes them; a steady phase then reads {@code --steady-rate} records per second (three in four new
+ * URLs, so 133334 is 10^5 new URLs/s) for {@code --steady-checkpoints} checkpoints. Then the job is
+ * cancelled (its last checkpoint is retained), and a second job restores it and reads fresh URLs:
+ * the restore time is from its submission to its {@code --restore-mark}-th output record (by then
+ * every shard has been opened).
  *
  * <pre>
  * ScaleBench --distinct D --work DIR --out PREFIX [--backend rocksdb] [--interval 10s]
@@ -58,8 +59,19 @@ public final class ScaleBench {
   public static void main(String[] args) throws Exception {
     Map<String, String> own = new LinkedHashMap<>();
     List<String> jobFlags = new ArrayList<>();
-    List<String> ownNames = List.of("distinct", "work", "out", "backend", "interval", "steady-rate",
-        "steady-checkpoints", "parallelism", "managed", "restore-mark", "timeout");
+    List<String> ownNames =
+        List.of(
+            "distinct",
+            "work",
+            "out",
+            "backend",
+            "interval",
+            "steady-rate",
+            "steady-checkpoints",
+            "parallelism",
+            "managed",
+            "restore-mark",
+            "timeout");
     for (int i = 0; i < args.length; i++) {
       String name = args[i].startsWith("--") ? args[i].substring(2) : null;
       if (name != null && ownNames.contains(name) && i + 1 < args.length) {
@@ -72,24 +84,39 @@ public final class ScaleBench {
     Path work = Path.of(require(own, "work")).toAbsolutePath();
     String out = require(own, "out");
     String backend = own.getOrDefault("backend", "rocksdb");
-    Duration interval = org.apache.flink.util.TimeUtils.parseDuration(own.getOrDefault("interval", "10s"));
+    Duration interval =
+        org.apache.flink.util.TimeUtils.parseDuration(own.getOrDefault("interval", "10s"));
     double steadyRate = Double.parseDouble(own.getOrDefault("steady-rate", "100000"));
     int steadyCheckpoints = Integer.parseInt(own.getOrDefault("steady-checkpoints", "16"));
     int parallelism = Integer.parseInt(own.getOrDefault("parallelism", "1"));
     String managed = own.getOrDefault("managed", "1g");
     long restoreMark = Long.parseLong(own.getOrDefault("restore-mark", "100000"));
-    Duration timeout = org.apache.flink.util.TimeUtils.parseDuration(own.getOrDefault("timeout", "7200s"));
+    Duration timeout =
+        org.apache.flink.util.TimeUtils.parseDuration(own.getOrDefault("timeout", "7200s"));
 
-    List<String> cfgArgs = new ArrayList<>(List.of("--input", "-", "--output", "-", "--state-backend", backend,
-        "--parallelism", String.valueOf(parallelism), "--filter", "scalable"));
+    List<String> cfgArgs =
+        new ArrayList<>(
+            List.of(
+                "--input",
+                "-",
+                "--output",
+                "-",
+                "--state-backend",
+                backend,
+                "--parallelism",
+                String.valueOf(parallelism),
+                "--filter",
+                "scalable"));
     cfgArgs.addAll(jobFlags);
     JobConfig config = JobConfig.parse(cfgArgs.toArray(new String[0]), System.getenv());
     Files.createDirectories(work.resolve("checkpoints"));
     Files.createDirectories(work.resolve("rocksdb"));
-    Configuration conf = BenchCluster.configuration(config, backend, true, interval, work, parallelism, managed);
+    Configuration conf =
+        BenchCluster.configuration(config, backend, true, interval, work, parallelism, managed);
 
     long buildRecords = ScaleUrls.recordsFor(distinct, true);
-    long steadyRecords = (long) (steadyRate * interval.toMillis() / 1000.0 * (steadyCheckpoints + 3));
+    long steadyRecords =
+        (long) (steadyRate * interval.toMillis() / 1000.0 * (steadyCheckpoints + 3));
     long records = buildRecords + steadyRecords;
     long urls = ScaleUrls.newUrls(records, true);
     long restoreRecords = 2 * restoreMark;
@@ -103,16 +130,29 @@ public final class ScaleBench {
     r.put("rocksdbOptions", conf.getString("state.backend.rocksdb.options-factory", "default"));
 
     ScaleSink sink = new ScaleSink(urls + restoreRecords);
-    MiniClusterConfiguration mcc = new MiniClusterConfiguration.Builder()
-        .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(parallelism).build();
+    MiniClusterConfiguration mcc =
+        new MiniClusterConfiguration.Builder()
+            .setConfiguration(conf)
+            .setNumTaskManagers(1)
+            .setNumSlotsPerTaskManager(parallelism)
+            .build();
     ConcurrentSkipListMap<Long, long[]> series = new ConcurrentSkipListMap<>();
     try (MiniCluster mc = new MiniCluster(mcc)) {
       mc.start();
       // ---- build-up and steady phase
       ScaleProbe.reset(Long.MAX_VALUE);
-      StreamGraph g1 = graph(conf, parallelism, config, sink, "scale",
-          new DataGeneratorSource<>(new ScaleUrls(0, true), records,
-              new PhasedRateLimiter(buildRecords, steadyRate), TypeInformation.of(RawRecord.class)));
+      StreamGraph g1 =
+          graph(
+              conf,
+              parallelism,
+              config,
+              sink,
+              "scale",
+              new DataGeneratorSource<>(
+                  new ScaleUrls(0, true),
+                  records,
+                  new PhasedRateLimiter(buildRecords, steadyRate),
+                  TypeInformation.of(RawRecord.class)));
       long start = System.currentTimeMillis();
       JobID id = mc.submitJob(g1).get().getJobID();
       Thread sampler = sampler(series, start);
@@ -152,10 +192,18 @@ public final class ScaleBench {
       r.put("emittedAgain", ScaleProbe.emittedAgain.sum());
       // cancelled mid-stream: records in flight at the cancel count as suppressed (at most a
       // network buffer's worth, against 10^8 URLs)
-      r.put("fprUpperBound", String.format(Locale.ROOT, "%.6f",
-          (double) (newUrls - (ScaleProbe.emitted.get() - ScaleProbe.emittedAgain.sum())) / Math.max(1, newUrls)));
-      r.put("steadyStartSeconds", ScaleProbe.steadyStartMillis.get() == 0 ? -1
-          : (ScaleProbe.steadyStartMillis.get() - start) / 1000.0);
+      r.put(
+          "fprUpperBound",
+          String.format(
+              Locale.ROOT,
+              "%.6f",
+              (double) (newUrls - (ScaleProbe.emitted.get() - ScaleProbe.emittedAgain.sum()))
+                  / Math.max(1, newUrls)));
+      r.put(
+          "steadyStartSeconds",
+          ScaleProbe.steadyStartMillis.get() == 0
+              ? -1
+              : (ScaleProbe.steadyStartMillis.get() - start) / 1000.0);
       phases(r, series, start);
       checkpoints(r, stats, series, start, Path.of(out + ".checkpoints.csv"), config);
       writeSeries(series, Path.of(out + ".series.csv"));
@@ -166,11 +214,21 @@ public final class ScaleBench {
         r.put("restoredFrom", last.getFileName());
         r.put("restoredBytesOnDisk", JobBench.du(work.resolve("checkpoints")));
         ScaleProbe.reset(restoreMark);
-        StreamGraph g2 = graph(conf, parallelism, config, sink, "scale-restore",
-            new DataGeneratorSource<>(new ScaleUrls(urls, false), restoreRecords, RateLimiterStrategy.noOp(),
-                TypeInformation.of(RawRecord.class)));
+        StreamGraph g2 =
+            graph(
+                conf,
+                parallelism,
+                config,
+                sink,
+                "scale-restore",
+                new DataGeneratorSource<>(
+                    new ScaleUrls(urls, false),
+                    restoreRecords,
+                    RateLimiterStrategy.noOp(),
+                    TypeInformation.of(RawRecord.class)));
         // the restore job's source is new (its own uid): the first job's generator position is left
-        g2.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(last.toUri().toString(), true));
+        g2.setSavepointRestoreSettings(
+            SavepointRestoreSettings.forPath(last.toUri().toString(), true));
         long t0 = System.currentTimeMillis();
         JobID id2 = mc.submitJob(g2).get().getJobID();
         mc.requestJobResult(id2).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -183,19 +241,28 @@ public final class ScaleBench {
       }
     }
     r.put("vmHwmKb", JobBench.procStatus("VmHWM"));
-    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Path.of(out + ".properties"), StandardCharsets.UTF_8))) {
+    try (PrintWriter w =
+        new PrintWriter(
+            Files.newBufferedWriter(Path.of(out + ".properties"), StandardCharsets.UTF_8))) {
       r.forEach((k, v) -> w.println(k + "=" + v));
     }
     r.forEach((k, v) -> System.out.println(k + "=" + v));
     System.exit("ok".equals(r.get("status")) ? 0 : 3);
   }
 
-  private static StreamGraph graph(Configuration conf, int parallelism, JobConfig config, ScaleSink sink,
-      String sourceUid, DataGeneratorSource<RawRecord> generator) {
+  private static StreamGraph graph(
+      Configuration conf,
+      int parallelism,
+      JobConfig config,
+      ScaleSink sink,
+      String sourceUid,
+      DataGeneratorSource<RawRecord> generator) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(parallelism);
-    DataStream<RawRecord> source = env.fromSource(generator, WatermarkStrategy.noWatermarks(), sourceUid)
-        .uid(sourceUid).setParallelism(parallelism);
+    DataStream<RawRecord> source =
+        env.fromSource(generator, WatermarkStrategy.noWatermarks(), sourceUid)
+            .uid(sourceUid)
+            .setParallelism(parallelism);
     DedupPipeline.build(source, sink, null, config.pipeline());
     StreamGraph g = env.getStreamGraph();
     g.setJobName("scalebench-" + sourceUid);
@@ -205,22 +272,34 @@ public final class ScaleBench {
   /** Completed checkpoints triggered at or after {@code millis}. */
   private static long completedAfter(CheckpointStatsSnapshot stats, long millis) {
     return stats.getHistory().getCheckpoints().stream()
-        .filter(s -> s.getStatus() == CheckpointStatsStatus.COMPLETED && s.getTriggerTimestamp() >= millis).count();
+        .filter(
+            s ->
+                s.getStatus() == CheckpointStatsStatus.COMPLETED
+                    && s.getTriggerTimestamp() >= millis)
+        .count();
   }
 
   /** Once a second: {t ms, records generated, emitted, RSS kB}. */
   private static Thread sampler(ConcurrentSkipListMap<Long, long[]> series, long start) {
-    Thread t = new Thread(() -> {
-      try {
-        while (!Thread.currentThread().isInterrupted()) {
-          series.put(System.currentTimeMillis() - start,
-              new long[] {ScaleProbe.generated.sum(), ScaleProbe.emitted.get(), JobBench.procStatus("VmRSS")});
-          Thread.sleep(1000);
-        }
-      } catch (InterruptedException e) {
-        // done
-      }
-    }, "scalebench-sampler");
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                while (!Thread.currentThread().isInterrupted()) {
+                  series.put(
+                      System.currentTimeMillis() - start,
+                      new long[] {
+                        ScaleProbe.generated.sum(),
+                        ScaleProbe.emitted.get(),
+                        JobBench.procStatus("VmRSS")
+                      });
+                  Thread.sleep(1000);
+                }
+              } catch (InterruptedException e) {
+                // done
+              }
+            },
+            "scalebench-sampler");
     t.setDaemon(true);
     t.start();
     return t;
@@ -230,14 +309,19 @@ public final class ScaleBench {
    * Build-up throughput over its first and last 10% of new URLs (issue 23: the last at least 0.7x
    * the first), from the sampled series.
    */
-  private static void phases(Map<String, Object> r, ConcurrentSkipListMap<Long, long[]> series, long start) {
-    long steadyAt = ScaleProbe.steadyStartMillis.get() == 0 ? Long.MAX_VALUE : ScaleProbe.steadyStartMillis.get() - start;
+  private static void phases(
+      Map<String, Object> r, ConcurrentSkipListMap<Long, long[]> series, long start) {
+    long steadyAt =
+        ScaleProbe.steadyStartMillis.get() == 0
+            ? Long.MAX_VALUE
+            : ScaleProbe.steadyStartMillis.get() - start;
     List<long[]> build = new ArrayList<>();
-    series.forEach((t, v) -> {
-      if (t <= steadyAt) {
-        build.add(new long[] {t, v[0]});
-      }
-    });
+    series.forEach(
+        (t, v) -> {
+          if (t <= steadyAt) {
+            build.add(new long[] {t, v[0]});
+          }
+        });
     if (build.size() < 20) {
       return;
     }
@@ -247,7 +331,10 @@ public final class ScaleBench {
     r.put("buildLast10PctRecordsPerSecond", Math.round(rate(build, total - total / 10, total)));
   }
 
-  /** Records per second between the samples where the count first reached {@code from} and {@code to}. */
+  /**
+   * Records per second between the samples where the count first reached {@code from} and {@code
+   * to}.
+   */
   private static double rate(List<long[]> s, long from, long to) {
     long[] a = null;
     long[] b = null;
@@ -265,8 +352,14 @@ public final class ScaleBench {
     return (b[1] - a[1]) * 1000.0 / (b[0] - a[0]);
   }
 
-  private static void checkpoints(Map<String, Object> r, CheckpointStatsSnapshot stats,
-      ConcurrentSkipListMap<Long, long[]> series, long start, Path csv, JobConfig config) throws IOException {
+  private static void checkpoints(
+      Map<String, Object> r,
+      CheckpointStatsSnapshot stats,
+      ConcurrentSkipListMap<Long, long[]> series,
+      long start,
+      Path csv,
+      JobConfig config)
+      throws IOException {
     if (stats == null) {
       return;
     }
@@ -286,8 +379,17 @@ public final class ScaleBench {
         Map.Entry<Long, long[]> at = series.floorEntry(t);
         long newUrls = at == null ? 0 : ScaleUrls.newUrls(at.getValue()[0], true);
         boolean steady = steadyStart != 0 && s.getTriggerTimestamp() >= steadyStart;
-        w.printf(Locale.ROOT, "%d,%s,%.1f,%d,%d,%d,%d,%s%n", s.getCheckpointId(), s.getStatus(), t / 1000.0, newUrls,
-            s.getStateSize(), s.getCheckpointedSize(), s.getEndToEndDuration(), steady ? "steady" : "build");
+        w.printf(
+            Locale.ROOT,
+            "%d,%s,%.1f,%d,%d,%d,%d,%s%n",
+            s.getCheckpointId(),
+            s.getStatus(),
+            t / 1000.0,
+            newUrls,
+            s.getStateSize(),
+            s.getCheckpointedSize(),
+            s.getEndToEndDuration(),
+            steady ? "steady" : "build");
         if (s.getStatus() == CheckpointStatsStatus.FAILED) {
           failed++;
         }
@@ -305,8 +407,11 @@ public final class ScaleBench {
     }
     r.put("checkpointsCompleted", stats.getCounts().getNumberOfCompletedCheckpoints());
     r.put("checkpointsFailed", failed);
-    // Flink also counts a trigger refused while the tasks were still starting (never in the history)
-    r.put("checkpointsFailedBeforeTrigger", stats.getCounts().getNumberOfFailedCheckpoints() - failed);
+    // Flink also counts a trigger refused while the tasks were still starting (never in the
+    // history)
+    r.put(
+        "checkpointsFailedBeforeTrigger",
+        stats.getCounts().getNumberOfFailedCheckpoints() - failed);
     r.put("checkpointMaxDurationMs", maxDuration);
     AbstractCheckpointStats latest = stats.getHistory().getLatestCompletedCheckpoint();
     if (latest != null) {
@@ -315,13 +420,15 @@ public final class ScaleBench {
     if (steadyCount > 0) {
       double mean = (double) steadyBytes / steadyCount;
       // the new URLs the steady checkpoints covered, as sampled at their triggers
-      double newPerInterval = steadyCount < 2 ? 0 : (double) (steadyLastUrls - steadyFirstUrls) / (steadyCount - 1);
+      double newPerInterval =
+          steadyCount < 2 ? 0 : (double) (steadyLastUrls - steadyFirstUrls) / (steadyCount - 1);
       r.put("steadyCheckpoints", steadyCount);
       r.put("steadyMeanCheckpointedBytes", Math.round(mean));
       r.put("steadyNewUrlsPerInterval", Math.round(newPerInterval));
       if (latest != null) {
         // issue 23's bound: 16 B x new URLs of the interval + filter bytes / N
-        double bound = 16 * newPerInterval + (double) latest.getStateSize() / config.materializeEvery;
+        double bound =
+            16 * newPerInterval + (double) latest.getStateSize() / config.materializeEvery;
         r.put("steadyBoundBytes", Math.round(bound));
         r.put("steadyMeanOverBound", String.format(Locale.ROOT, "%.3f", mean / bound));
       }
@@ -333,11 +440,20 @@ public final class ScaleBench {
     return Double.parseDouble(s.substring(0, s.length() - 1));
   }
 
-  private static void writeSeries(ConcurrentSkipListMap<Long, long[]> series, Path csv) throws IOException {
+  private static void writeSeries(ConcurrentSkipListMap<Long, long[]> series, Path csv)
+      throws IOException {
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv, StandardCharsets.UTF_8))) {
       w.println("t_s,records,new_urls,emitted,rss_kb");
-      series.forEach((t, v) -> w.printf(Locale.ROOT, "%.1f,%d,%d,%d,%d%n", t / 1000.0, v[0],
-          ScaleUrls.newUrls(v[0], true), v[1], v[2]));
+      series.forEach(
+          (t, v) ->
+              w.printf(
+                  Locale.ROOT,
+                  "%.1f,%d,%d,%d,%d%n",
+                  t / 1000.0,
+                  v[0],
+                  ScaleUrls.newUrls(v[0], true),
+                  v[1],
+                  v[2]));
     }
   }
 
@@ -346,8 +462,12 @@ public final class ScaleBench {
       return null;
     }
     try (Stream<Path> s = Files.list(jobDir)) {
-      return s.filter(p -> p.getFileName().toString().startsWith("chk-") && Files.exists(p.resolve("_metadata")))
-          .max((a, b) -> Long.compare(chk(a), chk(b))).orElse(null);
+      return s.filter(
+              p ->
+                  p.getFileName().toString().startsWith("chk-")
+                      && Files.exists(p.resolve("_metadata")))
+          .max((a, b) -> Long.compare(chk(a), chk(b)))
+          .orElse(null);
     }
   }
 

@@ -22,15 +22,23 @@ public final class ScalePlots {
     Path dir = Path.of(args[0]);
     List<Path> runs;
     try (Stream<Path> s = Files.list(dir)) {
-      runs = s.filter(p -> p.getFileName().toString().matches("n\\d+\\.series\\.csv")).sorted().toList();
+      runs =
+          s.filter(p -> p.getFileName().toString().matches("n\\d+\\.series\\.csv"))
+              .sorted()
+              .toList();
     }
-    LinePlot throughput = new LinePlot("Throughput", "distinct URLs seen", "records/s (10 s moving)");
-    LinePlot bytes = new LinePlot("Checkpoint bytes per interval (incremental)", "distinct URLs seen", "MB");
+    LinePlot throughput =
+        new LinePlot("Throughput", "distinct URLs seen", "records/s (10 s moving)");
+    LinePlot bytes =
+        new LinePlot("Checkpoint bytes per interval (incremental)", "distinct URLs seen", "MB");
     LinePlot duration = new LinePlot("Checkpoint duration", "distinct URLs seen", "seconds");
     LinePlot rss = new LinePlot("Resident set size of the job's JVM", "distinct URLs seen", "GiB");
     for (Path series : runs) {
       String n = series.getFileName().toString().replace(".series.csv", "");
-      String name = n.equals("n1") ? "every checkpoint writes its pages (N=1)" : "insert log, materialize every " + n.substring(1);
+      String name =
+          n.equals("n1")
+              ? "every checkpoint writes its pages (N=1)"
+              : "insert log, materialize every " + n.substring(1);
       List<double[]> rows = csv(series);
       List<double[]> rate = new ArrayList<>();
       List<double[]> mem = new ArrayList<>();

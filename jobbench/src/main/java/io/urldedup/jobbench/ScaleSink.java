@@ -9,8 +9,8 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 /**
  * Counts the scale stream's emissions by URL number ({@link ScaleUrls#URL_HEADER}): a number
  * emitted twice is a false negative; new URLs never emitted are false positives (counted by the
- * driver: new URLs generated minus distinct numbers emitted). One bit per URL number, shared by
- * the writers of this JVM: 125 MB at 10^9.
+ * driver: new URLs generated minus distinct numbers emitted). One bit per URL number, shared by the
+ * writers of this JVM: 125 MB at 10^9.
  */
 final class ScaleSink implements Sink<UrlRecord> {
 
@@ -23,7 +23,8 @@ final class ScaleSink implements Sink<UrlRecord> {
   /** {@code urls}: one more than the largest URL number the stream can carry. */
   ScaleSink(long urls) {
     if (urls > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("at most " + Integer.MAX_VALUE + " URL numbers, not " + urls);
+      throw new IllegalArgumentException(
+          "at most " + Integer.MAX_VALUE + " URL numbers, not " + urls);
     }
     this.urls = urls;
   }

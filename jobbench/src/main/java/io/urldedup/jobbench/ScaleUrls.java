@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 
 /**
- * The scale benchmark's stream, a function of the record index alone (no input file at 10^9):
- * with repeats, three of every four records are new URLs and the fourth repeats an earlier new URL
+ * The scale benchmark's stream, a function of the record index alone (no input file at 10^9): with
+ * repeats, three of every four records are new URLs and the fourth repeats an earlier new URL
  * picked by a hash of the index; without, every record is a new URL. New URL {@code u} is {@code
  * https://h<u mod 65536>.example/p/<u + offset>}, already canonical, about 35 bytes.
  *
@@ -54,7 +54,8 @@ final class ScaleUrls implements GeneratorFunction<Long, RawRecord> {
       u = Long.remainderUnsigned(SplitMix64.mix(i), Math.max(1, i / 4 * 3));
     }
     long n = u + offset;
-    byte[] url = ("https://h" + (n & 0xFFFF) + ".example/p/" + n).getBytes(StandardCharsets.US_ASCII);
+    byte[] url =
+        ("https://h" + (n & 0xFFFF) + ".example/p/" + n).getBytes(StandardCharsets.US_ASCII);
     byte[] number = new byte[8];
     for (int b = 0; b < 8; b++) {
       number[b] = (byte) (n >>> (56 - 8 * b));

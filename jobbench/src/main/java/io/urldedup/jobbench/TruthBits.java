@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,11 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The generator's truth file ({@code first|repeat<TAB>canonical} per line) as a bit set of
  * first-occurrence lines and, per line, the id of its page (its canonical URL: ids in order of
- * first occurrence), stored compactly: {@code long lines, long words, long[] words, int[lines] ids}.
+ * first occurrence), stored compactly: {@code long lines, long words, long[] words, int[lines]
+ * ids}.
  *
- * <p>The ids let the sink count per page, which is what holds when a file is read as parallel
- * byte ranges: then which occurrence of a page is emitted depends on timing, and per line an
- * emitted later occurrence would count as one false negative and one false positive.
+ * <p>The ids let the sink count per page, which is what holds when a file is read as parallel byte
+ * ranges: then which occurrence of a page is emitted depends on timing, and per line an emitted
+ * later occurrence would count as one false negative and one false positive.
  */
 public final class TruthBits {
 
@@ -28,6 +30,7 @@ public final class TruthBits {
 
   final long lines;
   final BitSet firsts;
+
   /** Page id of each line. */
   final int[] ids;
 
@@ -68,7 +71,7 @@ public final class TruthBits {
         String canonical = tab < 0 ? "" : l.substring(tab + 1);
         Integer id = idOf.putIfAbsent(canonical, idOf.size());
         if (n == ids.length) {
-          ids = java.util.Arrays.copyOf(ids, ids.length * 2);
+          ids = Arrays.copyOf(ids, ids.length * 2);
         }
         ids[(int) n] = id == null ? idOf.size() - 1 : id;
         n++;
@@ -77,7 +80,7 @@ public final class TruthBits {
         }
       }
     }
-    return new TruthBits(n, bits, java.util.Arrays.copyOf(ids, (int) n));
+    return new TruthBits(n, bits, Arrays.copyOf(ids, (int) n));
   }
 
   void write(Path out) throws IOException {
@@ -98,13 +101,15 @@ public final class TruthBits {
   /** The truth in {@code in}, read once per JVM (the sink writers share it). */
   static TruthBits read(Path in) throws IOException {
     try {
-      return LOADED.computeIfAbsent(in.toAbsolutePath(), p -> {
-        try {
-          return load(p);
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
+      return LOADED.computeIfAbsent(
+          in.toAbsolutePath(),
+          p -> {
+            try {
+              return load(p);
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          });
     } catch (java.io.UncheckedIOException e) {
       throw e.getCause();
     }

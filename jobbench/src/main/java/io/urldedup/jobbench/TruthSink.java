@@ -9,8 +9,8 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /**
  * Counts what a job emits against the truth. Per line: an emitted first occurrence is right, an
- * emitted repeat is a false negative (a duplicate let through), a first occurrence never emitted
- * is a false positive (a new URL suppressed). Per page (the truth's canonical URL): a page emitted
+ * emitted repeat is a false negative (a duplicate let through), a first occurrence never emitted is
+ * a false positive (a new URL suppressed). Per page (the truth's canonical URL): a page emitted
  * again is a false negative, a page never emitted a false positive; this is the count that holds
  * when parallel readers decide which occurrence comes first. One writer per dedup subtask (chained
  * to it); the bit sets are shared by the writers of this JVM.

@@ -13,8 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class NumberedLinesTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static long lineOf(RawRecord r) {
     byte[] b = r.headers.lastValue(NumberedLines.LINE_HEADER);
@@ -46,8 +45,11 @@ class NumberedLinesTest {
   @Test
   void truthBitsRoundTripAndPrefixCounts() throws Exception {
     Path truth = dir.resolve("truth.txt");
-    Files.writeString(truth, "first\thttp://a/\nrepeat\thttp://a/\nfirst\thttp://b/\nrepeat\thttp://b/\n"
-        + "first\thttp://c/\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        truth,
+        "first\thttp://a/\nrepeat\thttp://a/\nfirst\thttp://b/\nrepeat\thttp://b/\n"
+            + "first\thttp://c/\n",
+        StandardCharsets.UTF_8);
     TruthBits t = TruthBits.fromTruthFile(truth);
     Path bits = dir.resolve("truth.bits");
     t.write(bits);

@@ -10,18 +10,26 @@ public final class DeadLetter {
 
   /** The original input value, byte-exact (may be null). */
   public byte[] value;
+
   /** The original input key (may be null). */
   public byte[] key;
+
   public RecordHeaders headers = RecordHeaders.EMPTY;
   public RejectReason reason;
+
   /** What exactly was wrong, for a human. */
   public String detail;
+
   public String origin;
 
   public DeadLetter() {}
 
   public DeadLetter(
-      byte[] value, byte[] key, RecordHeaders headers, RejectReason reason, String detail,
+      byte[] value,
+      byte[] key,
+      RecordHeaders headers,
+      RejectReason reason,
+      String detail,
       String origin) {
     this.value = value;
     this.key = key;

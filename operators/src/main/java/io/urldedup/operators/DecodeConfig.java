@@ -41,6 +41,7 @@ public final class DecodeConfig implements Serializable {
   public static final int MIN_MAX_URL_BYTES = 16;
   public static final int MAX_MAX_URL_BYTES = 65536;
   public static final int DEFAULT_SHARDS = 128;
+
   /**
    * Flink's largest max parallelism (KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM, 2^15):
    * the job sets max parallelism to max(shards, 128), so more shards could not be scheduled.
@@ -57,8 +58,8 @@ public final class DecodeConfig implements Serializable {
   public static final int CANONICALIZATION_VERSION = 2; // 2: the WHATWG URL parser
 
   /** Session-id parameters removed by {@code --strip-params default}. */
-  public static final List<String> DEFAULT_STRIP_PARAMS = List.of(
-      "jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid", "cfid", "cftoken");
+  public static final List<String> DEFAULT_STRIP_PARAMS =
+      List.of("jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid", "cfid", "cftoken");
 
   private final Format format;
   private final long hashSeed;
@@ -120,16 +121,16 @@ public final class DecodeConfig implements Serializable {
 
   /** The opt-in canonicalization rules. */
   public CanonicalizationRules rules() {
-    return new CanonicalizationRules(sortParams, dropEmptyParams, stripParams, stripWww,
-        collapseSlashes);
+    return new CanonicalizationRules(
+        sortParams, dropEmptyParams, stripParams, stripWww, collapseSlashes);
   }
 
   /**
-   * Every setting that changes canonical forms, one {@code key=value} a line: the code's
-   * {@link #CANONICALIZATION_VERSION}, then each such flag spelled as on the command line
-   * ({@code --strip-www=false}) with a value normalized so that equal behaviour gives equal text
-   * (parameter names sorted). The filter header stores this text next to the fingerprint so that a
-   * refused restore can name the flag that changed. Never holds the seed.
+   * Every setting that changes canonical forms, one {@code key=value} a line: the code's {@link
+   * #CANONICALIZATION_VERSION}, then each such flag spelled as on the command line ({@code
+   * --strip-www=false}) with a value normalized so that equal behaviour gives equal text (parameter
+   * names sorted). The filter header stores this text next to the fingerprint so that a refused
+   * restore can name the flag that changed. Never holds the seed.
    *
    * <p>To add a rule or a parser version: add its line here (a {@code --flag=value} line for a
    * flag, a {@code name=value} line for a version of built-in behaviour); its value must be stable
@@ -145,7 +146,9 @@ public final class DecodeConfig implements Serializable {
     b.append("parser=").append(WhatwgUrlParser.VERSION).append('\n');
     List<String> params = new ArrayList<>(stripParams);
     Collections.sort(params);
-    b.append("--strip-params=").append(params.isEmpty() ? "none" : String.join(",", params)).append('\n');
+    b.append("--strip-params=")
+        .append(params.isEmpty() ? "none" : String.join(",", params))
+        .append('\n');
     b.append("--strip-www=").append(stripWww).append('\n');
     // rules added with the WHATWG parser: a line only when on, so that the default text is stable
     if (sortParams) {
@@ -175,9 +178,11 @@ public final class DecodeConfig implements Serializable {
   public static long fingerprintOf(String canonicalizationSettings) {
     try {
       java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
-      sha.update("urldedup-canonicalization-v1\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      sha.update(
+          "urldedup-canonicalization-v1\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       sha.update(canonicalizationSettings.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      long fp = java.nio.ByteBuffer.wrap(sha.digest()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+      long fp =
+          java.nio.ByteBuffer.wrap(sha.digest()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
       return fp == UrlMapping.UNKNOWN ? 1 : fp;
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
@@ -185,24 +190,34 @@ public final class DecodeConfig implements Serializable {
   }
 
   /**
-   * How URLs map onto filter state under this config: the seed's one-way fingerprint (derived
-   * here and nowhere else), the shard count, the canonicalization fingerprint and settings.
+   * How URLs map onto filter state under this config: the seed's one-way fingerprint (derived here
+   * and nowhere else), the shard count, the canonicalization fingerprint and settings.
    */
   public UrlMapping urlMapping() {
-    return new UrlMapping(new UrlHasher(hashSeed).seedFingerprint(), shards, canonicalizationFingerprint(),
+    return new UrlMapping(
+        new UrlHasher(hashSeed).seedFingerprint(),
+        shards,
+        canonicalizationFingerprint(),
         canonicalizationSettings());
   }
 
   /** Everything but the seed. */
   @Override
   public String toString() {
-    return "DecodeConfig{format=" + format.name().toLowerCase(Locale.ROOT)
-        + ", shards=" + shards
-        + ", maxUrlBytes=" + maxUrlBytes
-        + ", key=" + keyMode.name().toLowerCase(Locale.ROOT)
-        + ", stripParams=" + stripParams
-        + ", stripWww=" + stripWww
-        + ", rules=" + rules()
+    return "DecodeConfig{format="
+        + format.name().toLowerCase(Locale.ROOT)
+        + ", shards="
+        + shards
+        + ", maxUrlBytes="
+        + maxUrlBytes
+        + ", key="
+        + keyMode.name().toLowerCase(Locale.ROOT)
+        + ", stripParams="
+        + stripParams
+        + ", stripWww="
+        + stripWww
+        + ", rules="
+        + rules()
         + ", hashSeed=<hidden>}";
   }
 
@@ -252,8 +267,14 @@ public final class DecodeConfig implements Serializable {
     /** {@code --max-url-bytes N}, {@value #MIN_MAX_URL_BYTES} to {@value #MAX_MAX_URL_BYTES}. */
     public Builder maxUrlBytes(int n) {
       if (n < MIN_MAX_URL_BYTES || n > MAX_MAX_URL_BYTES) {
-        throw new IllegalArgumentException("--max-url-bytes: " + n + " is out of range (accepted: "
-            + MIN_MAX_URL_BYTES + " to " + MAX_MAX_URL_BYTES + ")");
+        throw new IllegalArgumentException(
+            "--max-url-bytes: "
+                + n
+                + " is out of range (accepted: "
+                + MIN_MAX_URL_BYTES
+                + " to "
+                + MAX_MAX_URL_BYTES
+                + ")");
       }
       this.maxUrlBytes = n;
       return this;
@@ -293,9 +314,11 @@ public final class DecodeConfig implements Serializable {
       for (String raw : names) {
         String n = raw == null ? "" : raw.trim().toLowerCase(Locale.ROOT);
         if (!validParamName(n)) {
-          throw new IllegalArgumentException("--strip-params: bad parameter name '" + raw
-              + "' (accepted: none, default, or a comma-separated list of names made of"
-              + " letters, digits, '-', '_', '.', '~', and '*' as a wildcard)");
+          throw new IllegalArgumentException(
+              "--strip-params: bad parameter name '"
+                  + raw
+                  + "' (accepted: none, default, or a comma-separated list of names made of"
+                  + " letters, digits, '-', '_', '.', '~', and '*' as a wildcard)");
         }
         if (!out.contains(n)) {
           out.add(n);
@@ -338,8 +361,14 @@ public final class DecodeConfig implements Serializable {
       }
       for (int i = 0; i < n.length(); i++) {
         char c = n.charAt(i);
-        boolean ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-            || c == '-' || c == '_' || c == '.' || c == '~' || c == '*';
+        boolean ok =
+            (c >= 'a' && c <= 'z')
+                || (c >= '0' && c <= '9')
+                || c == '-'
+                || c == '_'
+                || c == '.'
+                || c == '~'
+                || c == '*';
         if (!ok) {
           return false;
         }
@@ -355,7 +384,8 @@ public final class DecodeConfig implements Serializable {
           }
         }
       }
-      throw new IllegalArgumentException(flag + ": unknown value '" + v + "' (accepted: " + ok + ")");
+      throw new IllegalArgumentException(
+          flag + ": unknown value '" + v + "' (accepted: " + ok + ")");
     }
   }
 }

@@ -17,14 +17,14 @@ import org.slf4j.LoggerFactory;
  * Invalid input goes to {@link #DEAD_LETTERS} with its original bytes and a reason; this function
  * never throws on input.
  *
- * <p>Metrics (group {@code urldedup}): counters {@code recordsIn}, {@code invalid} and
- * {@code invalid_<reason>}, with {@code LongCounter} accumulators of the same names prefixed
- * {@code urldedup.}.
+ * <p>Metrics (group {@code urldedup}): counters {@code recordsIn}, {@code invalid} and {@code
+ * invalid_<reason>}, with {@code LongCounter} accumulators of the same names prefixed {@code
+ * urldedup.}.
  *
  * <p>Event time from JSON ({@link #DecodeFunction(DecodeConfig, boolean)}): records reach it
- * stamped by {@link JsonTimestampAssigner}; one without a valid {@code ts} is a dead letter
- * {@link RejectReason#BAD_TIMESTAMP} (after the URL checks: a record that is no JSON at all is
- * {@code not_json}).
+ * stamped by {@link JsonTimestampAssigner}; one without a valid {@code ts} is a dead letter {@link
+ * RejectReason#BAD_TIMESTAMP} (after the URL checks: a record that is no JSON at all is {@code
+ * not_json}).
  */
 public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
 
@@ -103,9 +103,11 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
         if (!utf16Logged) {
           // a UTF-16 file rejects every line: say why once where a user sees it (the CLI's stderr)
           utf16Logged = true;
-          LOG.warn("Record {} looks like UTF-16 text (a byte order mark, or NUL bytes in every other byte);"
-              + " urldedup reads UTF-8, so such records are dead letters: convert the input (iconv -f UTF-16"
-              + " -t UTF-8). Later ones are only marked in their dead-letter detail.", in.origin());
+          LOG.warn(
+              "Record {} looks like UTF-16 text (a byte order mark, or NUL bytes in every other byte);"
+                  + " urldedup reads UTF-8, so such records are dead letters: convert the input (iconv -f UTF-16"
+                  + " -t UTF-8). Later ones are only marked in their dead-letter detail.",
+              in.origin());
         }
       }
       reject(in, e.reason(), detail, ctx);
@@ -114,8 +116,11 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
       // a bug, not bad input: keep the record (dead letter) and the job alive; log it once
       if (!failureLogged) {
         failureLogged = true;
-        LOG.warn("Decoder failure on record {} (sent to dead letters as unparseable; later"
-            + " failures are only counted)", in.origin(), e);
+        LOG.warn(
+            "Decoder failure on record {} (sent to dead letters as unparseable; later"
+                + " failures are only counted)",
+            in.origin(),
+            e);
       }
       reject(in, RejectReason.UNPARSEABLE, "decoder failure: " + e, ctx);
       return;
@@ -158,7 +163,7 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlRecord> {
     invalidAcc.add(1L);
     invalidBy[reason.ordinal()].inc();
     invalidByAcc[reason.ordinal()].add(1L);
-    ctx.output(DEAD_LETTERS,
-        new DeadLetter(in.value, in.key, in.headers, reason, detail, in.origin()));
+    ctx.output(
+        DEAD_LETTERS, new DeadLetter(in.value, in.key, in.headers, reason, detail, in.origin()));
   }
 }

@@ -23,9 +23,9 @@ public final class DedupDecision {
   }
 
   /**
-   * Whether the record goes out. A forced record is recorded and goes out whatever the filter
-   * says (Heritrix addForce); any other goes out iff the filter has not seen it, and is then
-   * recorded (a repeat is a read).
+   * Whether the record goes out. A forced record is recorded and goes out whatever the filter says
+   * (Heritrix addForce); any other goes out iff the filter has not seen it, and is then recorded (a
+   * repeat is a read).
    */
   public static boolean emits(DedupFilter filter, long h1, long h2, boolean force) {
     if (force) {

@@ -11,14 +11,14 @@ import org.apache.flink.metrics.MetricGroup;
  * identically named {@link LongCounter} accumulators {@code urldedup.<name>} that the embedded mode
  * prints as its summary.
  *
- * <p>Gauges are read by the metric reporter's thread while the task thread inserts, and the
- * filters are not thread-safe, so the gauges never touch a filter: the task thread publishes
- * aggregate values with {@link #publish} (volatile writes) and the gauges read those. Over the
- * shards the subtask has opened since it started: {@code fillRatio} is the mean, {@code
- * estimatedFpr} the maximum (the worst shard is what a user must know about), {@code stateBytes}
- * the sum of page bytes addressed, {@code slices} the maximum (the longest scalable chain, which
- * bounds the probes of a lookup; 1 for stable filters); the saturation gauges are described at
- * {@link #publishSaturation}.
+ * <p>Gauges are read by the metric reporter's thread while the task thread inserts, and the filters
+ * are not thread-safe, so the gauges never touch a filter: the task thread publishes aggregate
+ * values with {@link #publish} (volatile writes) and the gauges read those. Over the shards the
+ * subtask has opened since it started: {@code fillRatio} is the mean, {@code estimatedFpr} the
+ * maximum (the worst shard is what a user must know about), {@code stateBytes} the sum of page
+ * bytes addressed, {@code slices} the maximum (the longest scalable chain, which bounds the probes
+ * of a lookup; 1 for stable filters); the saturation gauges are described at {@link
+ * #publishSaturation}.
  */
 public final class DedupMetrics {
 
@@ -33,30 +33,40 @@ public final class DedupMetrics {
   public static final String ESTIMATED_DISTINCT = "estimatedDistinct";
   public static final String SATURATED = "saturated";
   public static final String FPR_OVER_TARGET = "fprOverTarget";
-  /** Aged filters: generations that reached their planned size before their time (rate above --rate). */
+
+  /**
+   * Aged filters: generations that reached their planned size before their time (rate above
+   * --rate).
+   */
   public static final String GENERATIONS_ADVANCED_EARLY = "generationsAdvancedEarly";
+
   /**
    * Aged filters, event time: records whose timestamp was more than --max-out-of-orderness and a
    * generation ahead of the machine's clock, so their shard moved only to one generation past it.
    */
   public static final String TIMESTAMPS_CLAMPED = "timestampsClamped";
+
   /**
-   * The subtask's page cache (one for all its shards), counted since it was opened: a miss loads
-   * a 4 KiB page from keyed state (a RocksDB read on that backend), a write-back stores a dirty one
+   * The subtask's page cache (one for all its shards), counted since it was opened: a miss loads a
+   * 4 KiB page from keyed state (a RocksDB read on that backend), a write-back stores a dirty one
    * (on eviction or at a checkpoint). A miss rate that stays high after warm-up means the cache
    * holds less than the filter: raise {@code --cache-memory}.
    */
   public static final String PAGE_CACHE_HITS = "pageCacheHits";
+
   public static final String PAGE_CACHE_MISSES = "pageCacheMisses";
   public static final String PAGE_CACHE_WRITE_BACKS = "pageCacheWriteBacks";
+
   /**
    * Insert logs ({@code --materialize-every} above 1): shards whose pages and header were written
    * and whose log was dropped; bytes of log chunks written to state; logged operations redone on
    * restore (or rescale) to rebuild shards from their last materialized pages.
    */
   public static final String SHARDS_MATERIALIZED = "shardsMaterialized";
+
   public static final String LOG_BYTES_WRITTEN = "logBytesWritten";
   public static final String LOG_OPERATIONS_REPLAYED = "logOperationsReplayed";
+
   /** Accumulator names are the metric names with this prefix. */
   public static final String ACCUMULATOR_PREFIX = GROUP + ".";
 
@@ -180,10 +190,9 @@ public final class DedupMetrics {
 
   /**
    * Task thread: the saturation gauges. {@code estimatedDistinct} is summed over the open shards
-   * (scalable: URLs recorded; stable: the model's estimate of those still held), {@code
-   * saturated} is 1 if any open scalable shard hit its memory cap, {@code fprOverTarget} is the
-   * worst shard's estimated FPR over {@code --fpr} (above 1: unseen URLs dropped more often than
-   * promised).
+   * (scalable: URLs recorded; stable: the model's estimate of those still held), {@code saturated}
+   * is 1 if any open scalable shard hit its memory cap, {@code fprOverTarget} is the worst shard's
+   * estimated FPR over {@code --fpr} (above 1: unseen URLs dropped more often than promised).
    */
   void publishSaturation(long estimatedDistinct, boolean saturated, double fprOverTarget) {
     this.estimatedDistinct = estimatedDistinct;

@@ -49,21 +49,22 @@ import org.slf4j.LoggerFactory;
  * RocksDB.)
  *
  * <p>This class wires the parts, each owning one concern:
+ *
  * <ul>
  *   <li>{@link ShardTable} of {@link OpenShard}s: the open filters, opened lazily from state;
  *   <li>{@link ShardCheckpointer}: the keyed state and what each checkpoint writes (pages and
  *       headers, or insert logs with rounds of materialization every N checkpoints);
- *   <li>{@link AgedGenerationDriver}: the aged filter's generations, moved by record time and
- *       keyed timers, event time clamped to the injected {@link WallClock};
+ *   <li>{@link AgedGenerationDriver}: the aged filter's generations, moved by record time and keyed
+ *       timers, event time clamped to the injected {@link WallClock};
  *   <li>{@link FilterHealth}: the fill, FPR and saturation gauges and their WARNs;
  *   <li>{@link RestoredStateCheck}: restored headers against this job's spec and mapping.
  * </ul>
  *
  * <p>Versions: a job with N above 1 declares the header layout {@link
- * FilterHeaderSerializer#LOGGED_LAYOUT_VERSION}, which builds before insert logs refuse (they
- * would restore the bases and drop the logs); N = 1 writes exactly the layout of those builds. A
- * job with N = 1 restores logged state too (it replays and materializes it at its next checkpoint).
- * A restored header that does not fit fails the job without restarts, with the {@link
+ * FilterHeaderSerializer#LOGGED_LAYOUT_VERSION}, which builds before insert logs refuse (they would
+ * restore the bases and drop the logs); N = 1 writes exactly the layout of those builds. A job with
+ * N = 1 restores logged state too (it replays and materializes it at its next checkpoint). A
+ * restored header that does not fit fails the job without restarts, with the {@link
  * IncompatibleStateException} message naming the flag.
  *
  * <p>Operator uid and the state names below are part of the savepoint format.
@@ -76,25 +77,34 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   /** The operator's uid in the job graph: savepoints map state onto the operator by it. */
   public static final String UID = "dedup";
+
   /** Persisted state names: changing them orphans existing checkpoints. */
   public static final String HEADER_STATE = "urldedup-filter-header";
+
   public static final String PAGES_STATE = "urldedup-filter-pages";
   public static final String LOG_STATE = "urldedup-filter-log";
   static final String GENERATION_TIMERS = "urldedup-aged-generations";
 
-  /** The header state as persisted (name and serializer): readers and writers of savepoints use it too. */
+  /**
+   * The header state as persisted (name and serializer): readers and writers of savepoints use it
+   * too.
+   */
   public static ValueStateDescriptor<FilterHeader> headerDescriptor() {
     return new ValueStateDescriptor<>(HEADER_STATE, new FilterHeaderSerializer());
   }
 
-  /** The pages state as persisted (name and serializers): readers and writers of savepoints use it too. */
+  /**
+   * The pages state as persisted (name and serializers): readers and writers of savepoints use it
+   * too.
+   */
   public static MapStateDescriptor<Long, long[]> pagesDescriptor() {
     return new MapStateDescriptor<>(PAGES_STATE, LongSerializer.INSTANCE, new PageSerializer());
   }
 
   /** The insert log state as persisted: chunk key to chunk, under the shard's key. */
   public static MapStateDescriptor<Long, InsertLog> logDescriptor() {
-    return new MapStateDescriptor<>(LOG_STATE, LongSerializer.INSTANCE, InsertLogSerializer.INSTANCE);
+    return new MapStateDescriptor<>(
+        LOG_STATE, LongSerializer.INSTANCE, InsertLogSerializer.INSTANCE);
   }
 
   /** {@code cachePages} value: size the page cache from the filter and the heap at open. */
@@ -102,12 +112,17 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   private final FilterSpec spec;
   private final UrlMapping mapping;
+
   /** {@link #AUTO_CACHE}: sized at open by {@link PageCacheSizing}. */
   private final int cachePages;
+
   private final boolean allowCanonicalizationChange;
+
   /** Aged time windows: how time is read; null otherwise. */
   private final GenerationTime time;
+
   private final DedupSettings settings;
+
   /** The machine's clock, for the aged driver's limit on event time. */
   private final WallClock wallClock;
 
@@ -118,38 +133,65 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   private transient ShardKeys keys;
   private transient DedupMetrics metrics;
   private transient FilterHealth health;
+
   /** Aged filters only; null otherwise. */
   private transient AgedGenerationDriver aged;
 
-  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange) {
+  public DedupOperator(
+      FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange) {
     this(spec, mapping, cachePages, allowCanonicalizationChange, null);
   }
 
   /**
-   * @param spec      each shard's filter
+   * @param spec each shard's filter
    * @param cachePages pages of 4 KiB per subtask, or {@link #AUTO_CACHE}
-   * @param mapping   seed fingerprint, shard count and canonicalization of this job, recorded in new
-   *                  headers and checked against restored ones
-   * @param allowCanonicalizationChange  accept restored state written with other canonicalization
-   *                  settings (logged as a warning) instead of refusing it
-   * @param time      aged filters with a time window: event or processing time (required for them,
-   *                  ignored for the others)
+   * @param mapping seed fingerprint, shard count and canonicalization of this job, recorded in new
+   *     headers and checked against restored ones
+   * @param allowCanonicalizationChange accept restored state written with other canonicalization
+   *     settings (logged as a warning) instead of refusing it
+   * @param time aged filters with a time window: event or processing time (required for them,
+   *     ignored for the others)
    */
-  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange,
+  public DedupOperator(
+      FilterSpec spec,
+      UrlMapping mapping,
+      int cachePages,
+      boolean allowCanonicalizationChange,
       GenerationTime time) {
-    this(spec, mapping, cachePages, allowCanonicalizationChange, time, DedupSettings.PAGES_AT_EVERY_CHECKPOINT);
+    this(
+        spec,
+        mapping,
+        cachePages,
+        allowCanonicalizationChange,
+        time,
+        DedupSettings.PAGES_AT_EVERY_CHECKPOINT);
   }
 
-  /** @param settings how checkpoints write the shards ({@link DedupSettings}) */
-  public DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange,
-      GenerationTime time, DedupSettings settings) {
+  /**
+   * @param settings how checkpoints write the shards ({@link DedupSettings})
+   */
+  public DedupOperator(
+      FilterSpec spec,
+      UrlMapping mapping,
+      int cachePages,
+      boolean allowCanonicalizationChange,
+      GenerationTime time,
+      DedupSettings settings) {
     this(spec, mapping, cachePages, allowCanonicalizationChange, time, settings, WallClock.SYSTEM);
   }
 
-  /** @param wallClock the machine's clock as the aged filter reads it (tests move it by hand) */
+  /**
+   * @param wallClock the machine's clock as the aged filter reads it (tests move it by hand)
+   */
   @VisibleForTesting
-  DedupOperator(FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange,
-      GenerationTime time, DedupSettings settings, WallClock wallClock) {
+  DedupOperator(
+      FilterSpec spec,
+      UrlMapping mapping,
+      int cachePages,
+      boolean allowCanonicalizationChange,
+      GenerationTime time,
+      DedupSettings settings,
+      WallClock wallClock) {
     if (settings == null) {
       throw new IllegalArgumentException("dedup settings are required");
     }
@@ -161,7 +203,10 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     }
     if (cachePages != AUTO_CACHE && (cachePages < 1 || cachePages > PageCache.MAX_PAGES)) {
       throw new IllegalArgumentException(
-          "the page cache holds 1 to " + PageCache.MAX_PAGES + " pages of 4 KiB; got " + cachePages);
+          "the page cache holds 1 to "
+              + PageCache.MAX_PAGES
+              + " pages of 4 KiB; got "
+              + cachePages);
     }
     this.settings = settings;
     this.spec = spec;
@@ -170,7 +215,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     this.allowCanonicalizationChange = allowCanonicalizationChange;
     boolean timed = spec.kind() == FilterSpec.Kind.AGED && spec.timed();
     if (timed && time == null) {
-      throw new IllegalArgumentException("an aged filter with a time window needs event or processing time");
+      throw new IllegalArgumentException(
+          "an aged filter with a time window needs event or processing time");
     }
     this.time = timed ? time : null;
     this.wallClock = wallClock;
@@ -179,13 +225,19 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    Object keySerializer = getKeyedStateBackend() == null ? null : getKeyedStateBackend().getKeySerializer();
+    Object keySerializer =
+        getKeyedStateBackend() == null ? null : getKeyedStateBackend().getKeySerializer();
     if (!(keySerializer instanceof IntSerializer)) {
       throw new IllegalStateException(
           "DedupOperator runs on a stream keyed by the Integer shard: keyBy(r -> r.shard)");
     }
-    checkpointer = new ShardCheckpointer(context.getKeyedStateStore(), getKeyedStateBackend(), context.isRestored(),
-        spec, settings);
+    checkpointer =
+        new ShardCheckpointer(
+            context.getKeyedStateStore(),
+            getKeyedStateBackend(),
+            context.isRestored(),
+            spec,
+            settings);
     restoredCheck = new RestoredStateCheck(spec, mapping, allowCanonicalizationChange);
     if (context.isRestored()) {
       restoredCheck.checkAll(getKeyedStateBackend(), checkpointer.headerDescriptor());
@@ -201,9 +253,18 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     cache = checkpointer.open(resolveCachePages(), shards, keys, metrics);
     health = new FilterHealth(spec, shards, cache, keys, metrics);
     if (spec.kind() == FilterSpec.Kind.AGED) {
-      aged = new AgedGenerationDriver(spec, mapping.shards(), time, wallClock,
-          time == null ? null : getInternalTimerService(GENERATION_TIMERS, VoidNamespaceSerializer.INSTANCE, this),
-          getProcessingTimeService()::getCurrentProcessingTime, metrics);
+      aged =
+          new AgedGenerationDriver(
+              spec,
+              mapping.shards(),
+              time,
+              wallClock,
+              time == null
+                  ? null
+                  : getInternalTimerService(
+                      GENERATION_TIMERS, VoidNamespaceSerializer.INSTANCE, this),
+              getProcessingTimeService()::getCurrentProcessingTime,
+              metrics);
     }
   }
 
@@ -212,19 +273,33 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
       return cachePages;
     }
     TaskInfo t = getRuntimeContext().getTaskInfo();
-    int here = PageCacheSizing.shardsIn(KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-            t.getMaxNumberOfParallelSubtasks(), t.getNumberOfParallelSubtasks(), t.getIndexOfThisSubtask()),
-        mapping.shards(), t.getMaxNumberOfParallelSubtasks());
-    int slots = getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()
-        .get(TaskManagerOptions.NUM_TASK_SLOTS);
+    int here =
+        PageCacheSizing.shardsIn(
+            KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                t.getMaxNumberOfParallelSubtasks(),
+                t.getNumberOfParallelSubtasks(),
+                t.getIndexOfThisSubtask()),
+            mapping.shards(),
+            t.getMaxNumberOfParallelSubtasks());
+    int slots =
+        getContainingTask()
+            .getEnvironment()
+            .getTaskManagerInfo()
+            .getConfiguration()
+            .get(TaskManagerOptions.NUM_TASK_SLOTS);
     long heap = Runtime.getRuntime().maxMemory();
     int pages = PageCacheSizing.pages(spec, here, heap, slots);
-    LOG.info("page cache: {} pages ({} MiB) for {} shards' filters of up to {} MiB each; budget {} MiB"
+    LOG.info(
+        "page cache: {} pages ({} MiB) for {} shards' filters of up to {} MiB each; budget {} MiB"
             + " ({} of the {} MiB heap over {} slots)",
-        pages, (long) pages * PageStore.PAGE_BYTES >> 20, here,
+        pages,
+        (long) pages * PageStore.PAGE_BYTES >> 20,
+        here,
         PageCacheSizing.filterPages(spec) * PageStore.PAGE_BYTES >> 20,
         PageCacheSizing.budgetPages(heap, slots) * PageStore.PAGE_BYTES >> 20,
-        PageCacheSizing.HEAP_SHARE, heap >> 20, slots);
+        PageCacheSizing.HEAP_SHARE,
+        heap >> 20,
+        slots);
     return pages;
   }
 
@@ -273,7 +348,10 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     checkpointer.timerFired(shard);
   }
 
-  /** The runtime selected {@code shard} (a record or a timer): its open filter, opened now if it is not yet. */
+  /**
+   * The runtime selected {@code shard} (a record or a timer): its open filter, opened now if it is
+   * not yet.
+   */
   private OpenShard enter(int shard) throws Exception {
     keys.entered(shard);
     cache.selectShard(shard);
@@ -281,7 +359,10 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     return s != null ? s : openShard(shard);
   }
 
-  /** Opens the current shard's filter from its stored header (checked), or a new one; replays its logs. */
+  /**
+   * Opens the current shard's filter from its stored header (checked), or a new one; replays its
+   * logs.
+   */
   private OpenShard openShard(int shard) throws Exception {
     FilterHeader h = checkpointer.storedHeader();
     DedupFilter filter;
@@ -310,8 +391,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   /**
    * The runtime calls {@link #prepareSnapshotPreBarrier} first, which already wrote; this second
-   * call writes nothing then, and covers callers that snapshot without it (test harnesses, the State
-   * Processor API).
+   * call writes nothing then, and covers callers that snapshot without it (test harnesses, the
+   * State Processor API).
    */
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
@@ -398,7 +479,14 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
 
   @Override
   public String toString() {
-    return "DedupOperator{" + spec.kind() + ", shards=" + mapping.shards() + ", cachePages="
-        + (cachePages == AUTO_CACHE ? "auto" : cachePages) + ", materializeEvery=" + settings.materializeEvery() + "}";
+    return "DedupOperator{"
+        + spec.kind()
+        + ", shards="
+        + mapping.shards()
+        + ", cachePages="
+        + (cachePages == AUTO_CACHE ? "auto" : cachePages)
+        + ", materializeEvery="
+        + settings.materializeEvery()
+        + "}";
   }
 }

@@ -25,8 +25,11 @@ public record DedupSettings(int materializeEvery) implements Serializable {
 
   public DedupSettings {
     if (materializeEvery < 1 || materializeEvery > MAX_MATERIALIZE_EVERY) {
-      throw new IllegalArgumentException("--materialize-every takes 1 to " + MAX_MATERIALIZE_EVERY
-          + " checkpoints; got " + materializeEvery);
+      throw new IllegalArgumentException(
+          "--materialize-every takes 1 to "
+              + MAX_MATERIALIZE_EVERY
+              + " checkpoints; got "
+              + materializeEvery);
     }
   }
 

@@ -10,13 +10,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How full and how accurate a subtask's open filters are: the fill, FPR, size and saturation
- * gauges of {@link DedupMetrics}, aggregated over the open shards, and one WARN per shard when a
- * scalable shard saturates (its FPR rises from then on) and one when a shard's estimated FPR passes
- * {@link #FPR_WARN_FACTOR} times the target; and one WARN per subtask when its open filters
- * outgrow the page cache. A Bloom filter's inserts land on random pages, so from then on most
- * records read a page from the state backend: at 10^9 URLs the job fell from hundreds of thousands
- * to 20-30k records/s per core when a scalable chain grew past its cache (docs/scale/README.md).
+ * How full and how accurate a subtask's open filters are: the fill, FPR, size and saturation gauges
+ * of {@link DedupMetrics}, aggregated over the open shards, and one WARN per shard when a scalable
+ * shard saturates (its FPR rises from then on) and one when a shard's estimated FPR passes {@link
+ * #FPR_WARN_FACTOR} times the target; and one WARN per subtask when its open filters outgrow the
+ * page cache. A Bloom filter's inserts land on random pages, so from then on most records read a
+ * page from the state backend: at 10^9 URLs the job fell from hundreds of thousands to 20-30k
+ * records/s per core when a scalable chain grew past its cache (docs/scale/README.md).
  *
  * <p>Gauges are recomputed at most every {@link #PERIOD_NANOS}, the clock being read every {@link
  * #CHECK_RECORDS} records and at checkpoints: the stable filter's model estimates cost up to
@@ -37,15 +37,22 @@ final class FilterHealth {
   private final PageCache cache;
   private final ShardKeys keys;
   private final DedupMetrics metrics;
+
   /** {@link #PERIOD_NANOS}; tests that measure the record path alone raise it. */
   @VisibleForTesting long periodNanos = PERIOD_NANOS;
+
   private long publishedAt = System.nanoTime() - PERIOD_NANOS;
   private int sinceCheck;
   private boolean warnedCache;
-  /** The stable filter's holding model, built from the first stable header (all shards share a geometry). */
+
+  /**
+   * The stable filter's holding model, built from the first stable header (all shards share a
+   * geometry).
+   */
   private StableHolding holding;
 
-  FilterHealth(FilterSpec spec, ShardTable shards, PageCache cache, ShardKeys keys, DedupMetrics metrics) {
+  FilterHealth(
+      FilterSpec spec, ShardTable shards, PageCache cache, ShardKeys keys, DedupMetrics metrics) {
     this.spec = spec;
     this.shards = shards;
     this.cache = cache;
@@ -53,7 +60,10 @@ final class FilterHealth {
     this.metrics = metrics;
   }
 
-  /** After each record: publishes if the period has passed, looking at the clock every {@link #CHECK_RECORDS}. */
+  /**
+   * After each record: publishes if the period has passed, looking at the clock every {@link
+   * #CHECK_RECORDS}.
+   */
   void recorded() {
     if (++sinceCheck >= CHECK_RECORDS) {
       maybePublish();
@@ -108,7 +118,10 @@ final class FilterHealth {
     metrics.publishCache(cache);
   }
 
-  /** Scalable: the URLs it recorded (exact counter); stable: the model's estimate of those it still holds. */
+  /**
+   * Scalable: the URLs it recorded (exact counter); stable: the model's estimate of those it still
+   * holds.
+   */
   private double estimatedDistinct(FilterHeader h) {
     if (h.kind() != FilterSpec.Kind.STABLE) {
       return h.inserts();
@@ -122,11 +135,14 @@ final class FilterHealth {
   private void warnCacheOnce(long pages, int openShards) {
     if (pages > cache.capacity() && !warnedCache) {
       warnedCache = true;
-      LOG.warn("the {} open filters of this subtask take {} MiB, more than its page cache of {} MiB: most records"
+      LOG.warn(
+          "the {} open filters of this subtask take {} MiB, more than its page cache of {} MiB: most records"
               + " now read a page from the state backend. Raise --cache-memory (auto: {}% of the TaskManager heap"
               + " over its slots) or the heap, or size the filter to fit (stable --memory, scalable --capacity and"
               + " --max-memory)",
-          openShards, pages * PageStore.PAGE_BYTES >> 20, (long) cache.capacity() * PageStore.PAGE_BYTES >> 20,
+          openShards,
+          pages * PageStore.PAGE_BYTES >> 20,
+          (long) cache.capacity() * PageStore.PAGE_BYTES >> 20,
           Math.round(PageCacheSizing.HEAP_SHARE * 100));
     }
   }
@@ -134,15 +150,25 @@ final class FilterHealth {
   private void warnOnce(OpenShard s, FilterHeader h, double shardFpr) {
     if (h.saturated() && !s.warnedSaturated) {
       s.warnedSaturated = true;
-      LOG.warn("shard {} saturated: the next slice would exceed --max-memory ({} bytes per shard, {} URLs"
+      LOG.warn(
+          "shard {} saturated: the next slice would exceed --max-memory ({} bytes per shard, {} URLs"
               + " recorded); the shard's false-positive rate rises from here on (now {}, target {})",
-          s.shard, h.spec().maxMemoryBytes(), h.inserts(), shardFpr, spec.fpr());
+          s.shard,
+          h.spec().maxMemoryBytes(),
+          h.inserts(),
+          shardFpr,
+          spec.fpr());
     }
     if (shardFpr > FPR_WARN_FACTOR * spec.fpr() && !s.warnedFpr) {
       s.warnedFpr = true;
-      LOG.warn("shard {}: estimated false-positive rate {} is over {}x the target --fpr {} ({} inserts);"
+      LOG.warn(
+          "shard {}: estimated false-positive rate {} is over {}x the target --fpr {} ({} inserts);"
               + " unseen URLs are being dropped as seen: raise --max-memory (scalable) or --memory (stable)",
-          s.shard, shardFpr, FPR_WARN_FACTOR, spec.fpr(), h.inserts());
+          s.shard,
+          shardFpr,
+          FPR_WARN_FACTOR,
+          spec.fpr(),
+          h.inserts());
     }
   }
 }

@@ -11,13 +11,13 @@ import java.io.Serializable;
  * shard's own records, so record-driven advances and event-time timers (the watermark) move one
  * clock, forward only. Reading it from the records makes every decision a function of the shard's
  * record sequence alone, not of when Flink's periodic watermarks arrive, so a replay after a
- * restore decides the same; the timers advance shards whose records stop. For records in
- * timestamp order the age of a URL on this clock is exactly the difference of the timestamps; a
- * record d late (d <= max out-of-orderness) is judged on the clock of the newest record, so its
- * age is off by at most d.
+ * restore decides the same; the timers advance shards whose records stop. For records in timestamp
+ * order the age of a URL on this clock is exactly the difference of the timestamps; a record d late
+ * (d <= max out-of-orderness) is judged on the clock of the newest record, so its age is off by at
+ * most d.
  *
- * @param event                     event time (true) or processing time
- * @param maxOutOfOrdernessMillis   event time: how late a record may be (the watermark's bound)
+ * @param event event time (true) or processing time
+ * @param maxOutOfOrdernessMillis event time: how late a record may be (the watermark's bound)
  */
 public record GenerationTime(boolean event, long maxOutOfOrdernessMillis) implements Serializable {
 
@@ -25,7 +25,8 @@ public record GenerationTime(boolean event, long maxOutOfOrdernessMillis) implem
 
   public GenerationTime {
     if (maxOutOfOrdernessMillis < 0) {
-      throw new IllegalArgumentException("--max-out-of-orderness must be >= 0; got " + maxOutOfOrdernessMillis + " ms");
+      throw new IllegalArgumentException(
+          "--max-out-of-orderness must be >= 0; got " + maxOutOfOrdernessMillis + " ms");
     }
   }
 

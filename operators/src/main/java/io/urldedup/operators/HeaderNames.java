@@ -10,12 +10,12 @@ import org.apache.flink.core.memory.DataOutputView;
  * Header names on the wire of {@link UrlRecordSerializer} v3: varint length, UTF-8 bytes. A
  * record's header names are nearly always the same few (a crawler sets the same headers on every
  * link), so a name of up to 16 bytes is read into two longs and looked up in a small table of the
- * names seen before: no String, no array, no thread-local buffer per record. Flink's
- * {@code StringValue} (format v1 and v2) wrote and read a varint per char through a thread-local
- * buffer: 12% of each task thread in the job benchmark, whose records carry one header.
+ * names seen before: no String, no array, no thread-local buffer per record. Flink's {@code
+ * StringValue} (format v1 and v2) wrote and read a varint per char through a thread-local buffer:
+ * 12% of each task thread in the job benchmark, whose records carry one header.
  *
- * <p>The table is shared by all threads: its entries are immutable, so a racing update only costs
- * a miss.
+ * <p>The table is shared by all threads: its entries are immutable, so a racing update only costs a
+ * miss.
  */
 final class HeaderNames {
 

@@ -3,11 +3,11 @@ package io.urldedup.operators;
 import java.util.List;
 
 /**
- * One round of materializations ahead of an epoch (issue 23): the shards to write, and how many
- * are due at a moment. The round runs over the first {@link #SHARE} of the checkpoint interval
- * measured between the last two barriers, so that its page writes are spread between records and
- * the compaction that follows has the rest of the interval to run on a background thread. The
- * first shard is due at once; with no measured interval every shard is.
+ * One round of materializations ahead of an epoch (issue 23): the shards to write, and how many are
+ * due at a moment. The round runs over the first {@link #SHARE} of the checkpoint interval measured
+ * between the last two barriers, so that its page writes are spread between records and the
+ * compaction that follows has the rest of the interval to run on a background thread. The first
+ * shard is due at once; with no measured interval every shard is.
  *
  * @param <S> what a shard is to the operator
  */

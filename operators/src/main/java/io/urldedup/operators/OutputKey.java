@@ -19,10 +19,13 @@ import java.util.Arrays;
 public final class OutputKey {
 
   private final DecodeConfig.KeyMode mode;
+
   /** The last host looked up ({@code lastHost[0, lastHostLength)}) and where its domain starts. */
   private byte[] lastHost = new byte[64];
+
   private int lastHostLength = -1;
   private int lastDomainStart;
+
   /** The last host's domain when it is not a suffix of the host (never seen; kept as a guard). */
   private byte[] lastDomain;
 

@@ -3,6 +3,7 @@ package io.urldedup.operators;
 import io.urldedup.state.PageStore;
 import io.urldedup.state.SplitMix64;
 import java.util.Arrays;
+import java.util.function.IntPredicate;
 
 /**
  * A bounded write-back cache of filter pages keyed by (shard, page id), in front of the keyed
@@ -15,24 +16,30 @@ import java.util.Arrays;
  * no list maintenance on a hit. A dirty victim is written back through {@link Backing} under its
  * own shard, which may differ from the selected one.
  *
- * <p>Ownership: the cache owns its page arrays and never hands one to the backing to keep. The
- * heap state backend snapshots asynchronously over the very objects in its maps (copy-on-write
- * per map entry), so an array shared with state and mutated after a snapshot started would leak
- * later inserts into that snapshot. {@link Backing#write} must therefore store a copy (or
- * serialize at once, as RocksDB does), and {@link Backing#read} copies into the cache's array.
+ * <p>Ownership: the cache owns its page arrays and never hands one to the backing to keep. The heap
+ * state backend snapshots asynchronously over the very objects in its maps (copy-on-write per map
+ * entry), so an array shared with state and mutated after a snapshot started would leak later
+ * inserts into that snapshot. {@link Backing#write} must therefore store a copy (or serialize at
+ * once, as RocksDB does), and {@link Backing#read} copies into the cache's array.
  *
  * <p>The per-record path (hit or miss with a clean victim) allocates nothing; a slot's array is
  * allocated once, when the slot is first used. Not thread-safe: task thread only.
  */
 public final class PageCache implements PageStore {
 
-  /** Where pages live durably: one shard's pages in keyed state. Failures are rethrown unchecked. */
+  /**
+   * Where pages live durably: one shard's pages in keyed state. Failures are rethrown unchecked.
+   */
   public interface Backing {
 
-    /** Copies the stored page into {@code dst} and returns true, or returns false if none is stored. */
+    /**
+     * Copies the stored page into {@code dst} and returns true, or returns false if none is stored.
+     */
     boolean read(int shard, long pageId, long[] dst) throws Exception;
 
-    /** Stores {@code words} as the page; must not retain the array (store a copy or serialize it). */
+    /**
+     * Stores {@code words} as the page; must not retain the array (store a copy or serialize it).
+     */
     void write(int shard, long pageId, long[] words) throws Exception;
   }
 
@@ -110,7 +117,11 @@ public final class PageCache implements PageStore {
       s = find(shard, pageId);
       if (s == NO_SLOT) {
         throw new IllegalStateException(
-            "markDirty(" + pageId + ") of shard " + shard + ": page not fetched with page() before");
+            "markDirty("
+                + pageId
+                + ") of shard "
+                + shard
+                + ": page not fetched with page() before");
       }
     }
     dirty[s] = true;
@@ -126,7 +137,7 @@ public final class PageCache implements PageStore {
   }
 
   /** Writes the dirty pages of the shards {@code which} accepts; they stay cached, clean. */
-  public void flush(java.util.function.IntPredicate which) {
+  public void flush(IntPredicate which) {
     for (int s = 0; s < used; s++) {
       if (dirty[s] && which.test(slotShard[s])) {
         writeBack(s);
@@ -184,7 +195,8 @@ public final class PageCache implements PageStore {
     try {
       found = backing.read(shard, pageId, w);
     } catch (Exception e) {
-      throw new IllegalStateException("reading page " + pageId + " of shard " + shard + " from state failed", e);
+      throw new IllegalStateException(
+          "reading page " + pageId + " of shard " + shard + " from state failed", e);
     }
     if (!found) {
       Arrays.fill(w, 0L);
@@ -251,7 +263,9 @@ public final class PageCache implements PageStore {
     table[i] = s + 1;
   }
 
-  /** Unlinks slot {@code s}, shifting later entries of its probe run back (Knuth 6.4, Algorithm R). */
+  /**
+   * Unlinks slot {@code s}, shifting later entries of its probe run back (Knuth 6.4, Algorithm R).
+   */
   private void remove(int s) {
     int i = bucket(slotShard[s], slotPage[s]);
     while (table[i] != s + 1) {

@@ -14,22 +14,25 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
  * <p>Why the whole filter: a filter probe lands on a uniformly random page, so a cache holding a
  * fraction f of the pages misses on 1 - f of the records, and every miss reads a 4 KiB page from
  * keyed state (on RocksDB a {@code get} plus a deserialization) and usually writes a dirty one
- * back. Measured (docs/benchmarks-job.md): a 16 MiB stable filter behind the old fixed 8 MiB default
- * cost 10.8 us per record on the keyed thread, 1.8 us with the filter fully cached. A cache larger
- * than the filter costs nothing extra: a slot's page array is allocated when first used, so the
- * cache's heap is the pages the filter has actually touched (plus about 30 bytes of index per slot).
+ * back. Measured (docs/benchmarks-job.md): a 16 MiB stable filter behind the old fixed 8 MiB
+ * default cost 10.8 us per record on the keyed thread, 1.8 us with the filter fully cached. A cache
+ * larger than the filter costs nothing extra: a slot's page array is allocated when first used, so
+ * the cache's heap is the pages the filter has actually touched (plus about 30 bytes of index per
+ * slot).
  *
  * <p>Why a quarter of the heap per slot: the cache lives on the task heap next to the records in
  * flight, the network stack's heap buffers and, on the hashmap backend, the filter pages held in
- * state themselves (so a fully cached filter on the heap costs twice its size). {@link
- * #HEAP_SHARE} of the JVM's maximum heap, split over the TaskManager's slots, leaves the rest to
- * them; below {@link #MIN_BUDGET_BYTES} (the old fixed default) the budget is that minimum. A
- * filter larger than the budget is served by CLOCK from the budget; {@code --cache-memory} sets an
- * explicit size instead.
+ * state themselves (so a fully cached filter on the heap costs twice its size). {@link #HEAP_SHARE}
+ * of the JVM's maximum heap, split over the TaskManager's slots, leaves the rest to them; below
+ * {@link #MIN_BUDGET_BYTES} (the old fixed default) the budget is that minimum. A filter larger
+ * than the budget is served by CLOCK from the budget; {@code --cache-memory} sets an explicit size
+ * instead.
  */
 public final class PageCacheSizing {
 
-  /** Share of the JVM's maximum heap that the page caches of all slots of a TaskManager may take. */
+  /**
+   * Share of the JVM's maximum heap that the page caches of all slots of a TaskManager may take.
+   */
   public static final double HEAP_SHARE = 0.25;
 
   /** The budget per subtask never goes below this (the fixed default before sizing). */
@@ -43,7 +46,9 @@ public final class PageCacheSizing {
    */
   public static int pages(FilterSpec perShard, int shardsHere, long maxHeapBytes, int slots) {
     long want = filterPages(perShard) * Math.max(1, shardsHere);
-    return (int) Math.max(1, Math.min(Math.min(want, budgetPages(maxHeapBytes, slots)), PageCache.MAX_PAGES));
+    return (int)
+        Math.max(
+            1, Math.min(Math.min(want, budgetPages(maxHeapBytes, slots)), PageCache.MAX_PAGES));
   }
 
   /**
@@ -51,11 +56,12 @@ public final class PageCacheSizing {
    * other kind (aged: fixed by its window) the size of a new filter.
    */
   public static long filterPages(FilterSpec perShard) {
-    long bytes = switch (perShard.kind()) {
-      case STABLE -> perShard.memoryBytes();
-      case SCALABLE -> perShard.maxMemoryBytes();
-      default -> Filters.open(perShard.newHeader(0L), new HeapPageStore()).sizeBytes();
-    };
+    long bytes =
+        switch (perShard.kind()) {
+          case STABLE -> perShard.memoryBytes();
+          case SCALABLE -> perShard.maxMemoryBytes();
+          default -> Filters.open(perShard.newHeader(0L), new HeapPageStore()).sizeBytes();
+        };
     return Math.max(1, (bytes + PageStore.PAGE_BYTES - 1) / PageStore.PAGE_BYTES);
   }
 

@@ -15,14 +15,19 @@ final class PageStateBacking implements PageCache.Backing {
   private final boolean copyState;
   private final ShardTable shards;
   private final ShardKeys keys;
+
   /** The checkpointer's own write-backs (materializations), as opposed to the cache's evictions. */
   boolean materializing;
 
   /**
-   * @param logged    the shards' state has insert logs: evictions write pages ahead of the log
+   * @param logged the shards' state has insert logs: evictions write pages ahead of the log
    * @param copyState the backend keeps objects (heap): copy pages on the way out
    */
-  PageStateBacking(MapState<Long, long[]> pageState, boolean logged, boolean copyState, ShardTable shards,
+  PageStateBacking(
+      MapState<Long, long[]> pageState,
+      boolean logged,
+      boolean copyState,
+      ShardTable shards,
       ShardKeys keys) {
     this.pageState = pageState;
     this.logged = logged;
@@ -39,8 +44,15 @@ final class PageStateBacking implements PageCache.Backing {
       return false;
     }
     if (stored.length != dst.length) {
-      throw new IllegalStateException("page " + pageId + " of shard " + shard + " has " + stored.length
-          + " words, expected " + dst.length);
+      throw new IllegalStateException(
+          "page "
+              + pageId
+              + " of shard "
+              + shard
+              + " has "
+              + stored.length
+              + " words, expected "
+              + dst.length);
     }
     System.arraycopy(stored, 0, dst, 0, dst.length);
     return true;

@@ -10,8 +10,10 @@ public final class RawRecord {
 
   /** The input record key, or null. */
   public byte[] key;
+
   /** The input record value, or null (a Kafka tombstone). */
   public byte[] value;
+
   public RecordHeaders headers = RecordHeaders.EMPTY;
 
   // Where the record came from, as its parts: the text (origin()) is needed only for a dead letter
@@ -31,8 +33,8 @@ public final class RawRecord {
   }
 
   /** A Kafka record: origin {@code topic-partition@offset}, formatted when asked for. */
-  public static RawRecord fromKafka(byte[] key, byte[] value, RecordHeaders headers,
-      String topic, int partition, long offset) {
+  public static RawRecord fromKafka(
+      byte[] key, byte[] value, RecordHeaders headers, String topic, int partition, long offset) {
     RawRecord r = new RawRecord(key, value, headers, null);
     r.originName = topic;
     r.originPartition = partition;
@@ -51,9 +53,10 @@ public final class RawRecord {
   /** Where the record came from: {@code topic-partition@offset}, {@code name:line}, or null. */
   public String origin() {
     if (originText == null && originName != null) {
-      originText = originPartition >= 0
-          ? originName + "-" + originPartition + "@" + originIndex
-          : originName + ":" + originIndex;
+      originText =
+          originPartition >= 0
+              ? originName + "-" + originPartition + "@" + originIndex
+              : originName + ":" + originIndex;
     }
     return originText;
   }
@@ -92,6 +95,10 @@ public final class RawRecord {
 
   @Override
   public String toString() {
-    return "RawRecord{origin=" + origin() + ", valueBytes=" + (value == null ? -1 : value.length) + "}";
+    return "RawRecord{origin="
+        + origin()
+        + ", valueBytes="
+        + (value == null ? -1 : value.length)
+        + "}";
   }
 }

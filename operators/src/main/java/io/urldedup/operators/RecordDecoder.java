@@ -1,7 +1,6 @@
 package io.urldedup.operators;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
-import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -21,12 +20,12 @@ import java.util.Locale;
 
 /**
  * Decodes one {@link RawRecord} into a {@link UrlRecord}: UTF-8 check, format (text or JSON),
- * canonical URL, one hash of its UTF-8 bytes, shard and output key. Invalid input raises
- * {@link UrlRejectedException} with the reason; no other exception is expected on any input.
+ * canonical URL, one hash of its UTF-8 bytes, shard and output key. Invalid input raises {@link
+ * UrlRejectedException} with the reason; no other exception is expected on any input.
  *
- * <p>JSON values keep every byte but the {@code url} string, which is replaced by the canonical
- * URL (spliced at the token's byte offsets, JSON-escaped). When the canonical URL equals the input
- * the input array is reused and hashed in place.
+ * <p>JSON values keep every byte but the {@code url} string, which is replaced by the canonical URL
+ * (spliced at the token's byte offsets, JSON-escaped). When the canonical URL equals the input the
+ * input array is reused and hashed in place.
  *
  * <p>Not thread-safe: one instance per task.
  */
@@ -37,8 +36,8 @@ public final class RecordDecoder {
 
   /**
    * What a line reader keeps of a longer line (the embedded mode's: {@code MAX_JSON_BYTES + 1}, so
-   * every decoder rejects it): the true length of a value this long is not known here, only that
-   * it is more than {@link #MAX_JSON_BYTES}, and its {@code too_long} detail says so.
+   * every decoder rejects it): the true length of a value this long is not known here, only that it
+   * is more than {@link #MAX_JSON_BYTES}, and its {@code too_long} detail says so.
    */
   public static final int CUT_BYTES = MAX_JSON_BYTES + 1;
 
@@ -51,9 +50,8 @@ public final class RecordDecoder {
   private final Utf8 utf8 = new Utf8();
   // no String.intern of untrusted field names; canonicalization stays on: without it Jackson
   // falls back to a Reader-based parser that has no byte offsets (and its symbol table is bounded)
-  private final JsonFactory json = JsonFactory.builder()
-      .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
-      .build();
+  private final JsonFactory json =
+      JsonFactory.builder().disable(JsonFactory.Feature.INTERN_FIELD_NAMES).build();
   private final long[] hash = new long[2];
   private final CanonicalUrl canonical = new CanonicalUrl();
 
@@ -87,8 +85,8 @@ public final class RecordDecoder {
       e--;
     }
     if (s == e) {
-      throw new UrlRejectedException(RejectReason.EMPTY,
-          v.length == 0 ? "empty value" : "value is only whitespace");
+      throw new UrlRejectedException(
+          RejectReason.EMPTY, v.length == 0 ? "empty value" : "value is only whitespace");
     }
     int len = e - s;
     if (len > maxUrlBytes) {
@@ -104,8 +102,10 @@ public final class RecordDecoder {
       throw tooLong("canonical URL", c.length());
     }
     // the value is the output line, the canonical URL: the input itself when it was canonical
-    byte[] out = c.isInput && c.start == 0 && c.end == v.length
-        ? v : Arrays.copyOfRange(c.bytes, c.start, c.end);
+    byte[] out =
+        c.isInput && c.start == 0 && c.end == v.length
+            ? v
+            : Arrays.copyOfRange(c.bytes, c.start, c.end);
     return emit(out, out, 0, r, false);
   }
 
@@ -118,8 +118,13 @@ public final class RecordDecoder {
       throw new UrlRejectedException(RejectReason.EMPTY, "empty value");
     }
     if (v.length > MAX_JSON_BYTES) {
-      throw new UrlRejectedException(RejectReason.TOO_LONG, "JSON value is "
-          + (v.length == CUT_BYTES ? "more than " + MAX_JSON_BYTES : v.length) + " bytes (limit " + MAX_JSON_BYTES + ")");
+      throw new UrlRejectedException(
+          RejectReason.TOO_LONG,
+          "JSON value is "
+              + (v.length == CUT_BYTES ? "more than " + MAX_JSON_BYTES : v.length)
+              + " bytes (limit "
+              + MAX_JSON_BYTES
+              + ")");
     }
     int bad = utf8.firstMalformed(v, 0, v.length);
     if (bad >= 0) {
@@ -140,8 +145,8 @@ public final class RecordDecoder {
       if (t != JsonToken.START_OBJECT) {
         p.skipChildren();
         checkEnd(p);
-        throw new UrlRejectedException(RejectReason.NOT_OBJECT,
-            "top-level JSON value is " + describe(t) + ", not an object");
+        throw new UrlRejectedException(
+            RejectReason.NOT_OBJECT, "top-level JSON value is " + describe(t) + ", not an object");
       }
       while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
         String name = p.currentName();
@@ -160,7 +165,8 @@ public final class RecordDecoder {
         p.skipChildren();
       }
       if (t != JsonToken.END_OBJECT) {
-        throw new UrlRejectedException(RejectReason.NOT_JSON,
+        throw new UrlRejectedException(
+            RejectReason.NOT_JSON,
             "unexpected content at byte " + p.currentTokenLocation().getByteOffset());
       }
       checkEnd(p);
@@ -172,22 +178,24 @@ public final class RecordDecoder {
     }
 
     if (urlCount > 1 || forceCount > 1) {
-      throw new UrlRejectedException(RejectReason.DUPLICATE_FIELD,
+      throw new UrlRejectedException(
+          RejectReason.DUPLICATE_FIELD,
           "field '" + (urlCount > 1 ? "url" : "force") + "' appears more than once");
     }
     if (urlCount == 0) {
       throw new UrlRejectedException(RejectReason.MISSING_URL, "no top-level field 'url'");
     }
     if (url == null) {
-      throw new UrlRejectedException(RejectReason.URL_NOT_STRING,
-          "field 'url' is " + describe(urlType) + ", not a string");
+      throw new UrlRejectedException(
+          RejectReason.URL_NOT_STRING, "field 'url' is " + describe(urlType) + ", not a string");
     }
     boolean force = false;
     if (forceCount == 1) {
       if (forceType == JsonToken.VALUE_TRUE) {
         force = true;
       } else if (forceType != JsonToken.VALUE_FALSE) {
-        throw new UrlRejectedException(RejectReason.FORCE_NOT_BOOLEAN,
+        throw new UrlRejectedException(
+            RejectReason.FORCE_NOT_BOOLEAN,
             "field 'force' is " + describe(forceType) + ", not true or false");
       }
     }
@@ -207,8 +215,13 @@ public final class RecordDecoder {
       // a \ud800 escape encodes no character, as the bytes ED A0 80 encode none in text: both
       // are bad_utf8. Read as U+FFFD, every such URL would be one URL (a collision).
       int at = loneSurrogateEscape(v, q0 + 1, q1);
-      throw new UrlRejectedException(RejectReason.BAD_UTF8, "field 'url' has an unpaired surrogate escape "
-          + new String(v, at, 6, ISO_8859_1) + " at byte " + at + " (no Unicode character)");
+      throw new UrlRejectedException(
+          RejectReason.BAD_UTF8,
+          "field 'url' has an unpaired surrogate escape "
+              + new String(v, at, 6, ISO_8859_1)
+              + " at byte "
+              + at
+              + " (no Unicode character)");
     }
     byte[] urlBytes = UsvString.utf8(url);
     if (urlBytes.length > maxUrlBytes) {
@@ -221,8 +234,10 @@ public final class RecordDecoder {
     if (c.length() > maxUrlBytes) {
       throw tooLong("canonical URL", c.length());
     }
-    byte[] cb = c.isInput && c.start == 0 && c.end == urlBytes.length
-        ? urlBytes : Arrays.copyOfRange(c.bytes, c.start, c.end);
+    byte[] cb =
+        c.isInput && c.start == 0 && c.end == urlBytes.length
+            ? urlBytes
+            : Arrays.copyOfRange(c.bytes, c.start, c.end);
     if (cb.length == rawLen && Arrays.equals(cb, 0, rawLen, v, q0 + 1, q1)) {
       // canonical and unescaped: the input is the output, and holds the URL
       return emit(v, v, q0 + 1, r, force);
@@ -240,9 +255,9 @@ public final class RecordDecoder {
   }
 
   /**
-   * The record of the canonical URL in {@link #canonical}, whose bytes are also at
-   * {@code urlBytes[off, off+length)} ({@code urlBytes} is {@code value} when the value holds
-   * them). The record is the only object allocated here: URL and key are ranges.
+   * The record of the canonical URL in {@link #canonical}, whose bytes are also at {@code
+   * urlBytes[off, off+length)} ({@code urlBytes} is {@code value} when the value holds them). The
+   * record is the only object allocated here: URL and key are ranges.
    */
   private UrlRecord emit(byte[] value, byte[] urlBytes, int off, RawRecord r, boolean force) {
     CanonicalUrl c = canonical;
@@ -263,20 +278,25 @@ public final class RecordDecoder {
   private static void checkEnd(JsonParser p) throws IOException, UrlRejectedException {
     JsonToken t = p.nextToken();
     if (t != null) {
-      throw new UrlRejectedException(RejectReason.NOT_JSON,
+      throw new UrlRejectedException(
+          RejectReason.NOT_JSON,
           "trailing content after the top-level value at byte "
               + p.currentTokenLocation().getByteOffset());
     }
   }
 
   private UrlRejectedException tooLong(String what, int bytes) {
-    return new UrlRejectedException(RejectReason.TOO_LONG,
+    return new UrlRejectedException(
+        RejectReason.TOO_LONG,
         what + " is " + bytes + " bytes (--max-url-bytes " + maxUrlBytes + ")");
   }
 
-  /** A value of {@link #CUT_BYTES}: maybe the start of a longer line, whose length is unknown here. */
+  /**
+   * A value of {@link #CUT_BYTES}: maybe the start of a longer line, whose length is unknown here.
+   */
   private UrlRejectedException cut(String what) {
-    return new UrlRejectedException(RejectReason.TOO_LONG,
+    return new UrlRejectedException(
+        RejectReason.TOO_LONG,
         what + " is more than " + MAX_JSON_BYTES + " bytes (--max-url-bytes " + maxUrlBytes + ")");
   }
 
@@ -312,7 +332,9 @@ public final class RecordDecoder {
   private static boolean hasLoneSurrogate(String s) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
         return true;
@@ -356,8 +378,8 @@ public final class RecordDecoder {
 
   /**
    * What is wrong and where, in words of our own: the parser's messages name its internals (its
-   * token types, its limits' class names) and change with its versions, and a dead letter's
-   * detail is read by people and grepped by scripts.
+   * token types, its limits' class names) and change with its versions, and a dead letter's detail
+   * is read by people and grepped by scripts.
    */
   private static String jsonDetail(JsonProcessingException e, byte[] v) {
     JsonLocation loc = e.getLocation();
@@ -367,12 +389,15 @@ public final class RecordDecoder {
       what = "unexpected end of input";
     } else if (e instanceof StreamConstraintsException) {
       String m = String.valueOf(e.getOriginalMessage());
-      what = m.contains("nesting depth")
-          ? "nested deeper than " + StreamReadConstraints.DEFAULT_MAX_DEPTH + " levels"
-          : "a number, string or name longer than the parser allows";
+      what =
+          m.contains("nesting depth")
+              ? "nested deeper than " + StreamReadConstraints.DEFAULT_MAX_DEPTH + " levels"
+              : "a number, string or name longer than the parser allows";
     } else if (at >= 0 && at < v.length) {
       int b = v[(int) at] & 0xFF;
-      what = "unexpected character " + (b > 0x20 && b < 0x7F ? "'" + (char) b + "'" : String.format("0x%02x", b));
+      what =
+          "unexpected character "
+              + (b > 0x20 && b < 0x7F ? "'" + (char) b + "'" : String.format("0x%02x", b));
     } else {
       what = "invalid JSON";
     }

@@ -6,8 +6,8 @@ import java.util.Arrays;
 /**
  * The headers of a record, in order, names repeatable, values nullable (as Kafka allows).
  *
- * <p>Immutable: the arrays are copied on construction, and {@link #value(int)} hands out the
- * stored array, which callers must not modify. This lets records share one instance on copy.
+ * <p>Immutable: the arrays are copied on construction, and {@link #value(int)} hands out the stored
+ * array, which callers must not modify. This lets records share one instance on copy.
  */
 public final class RecordHeaders {
 

@@ -138,8 +138,8 @@ final class RecordIO {
   }
 
   /**
-   * Headers in {@link UrlRecordSerializer} v3: varint count, count x (name as {@link
-   * HeaderNames} writes it, bytes value).
+   * Headers in {@link UrlRecordSerializer} v3: varint count, count x (name as {@link HeaderNames}
+   * writes it, bytes value).
    */
   static void writeHeadersV3(RecordHeaders h, DataOutputView out) throws IOException {
     if (h == null) {

@@ -5,9 +5,9 @@ import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 
 /**
- * The plumbing every record serializer shares: mutable, variable length, and the non-reuse
- * {@code copy}/{@code deserialize} routed through the reuse variants, so each subclass spells out
- * its field layout once per direction (serialize, deserialize, stream copy, object copy).
+ * The plumbing every record serializer shares: mutable, variable length, and the non-reuse {@code
+ * copy}/{@code deserialize} routed through the reuse variants, so each subclass spells out its
+ * field layout once per direction (serialize, deserialize, stream copy, object copy).
  */
 abstract class RecordSerializer<T> extends TypeSerializerSingleton<T> {
 

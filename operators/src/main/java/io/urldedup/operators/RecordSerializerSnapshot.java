@@ -10,10 +10,10 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Snapshot of a parameterless record serializer. The snapshot version is the record format
- * version. A later format raises its serializer's current version and keeps a serializer for each
- * earlier one: a restored older snapshot restores the serializer that reads its bytes and answers
- * {@code compatibleAfterMigration}.
+ * Snapshot of a parameterless record serializer. The snapshot version is the record format version.
+ * A later format raises its serializer's current version and keeps a serializer for each earlier
+ * one: a restored older snapshot restores the serializer that reads its bytes and answers {@code
+ * compatibleAfterMigration}.
  */
 abstract class RecordSerializerSnapshot<T> implements TypeSerializerSnapshot<T> {
 
@@ -30,8 +30,8 @@ abstract class RecordSerializerSnapshot<T> implements TypeSerializerSnapshot<T> 
   }
 
   /**
-   * @param byVersion the serializer reading format {@code v}, or null for a version this build
-   *     does not read
+   * @param byVersion the serializer reading format {@code v}, or null for a version this build does
+   *     not read
    */
   RecordSerializerSnapshot(int currentVersion, IntFunction<TypeSerializer<T>> byVersion) {
     this.currentVersion = currentVersion;
@@ -51,8 +51,12 @@ abstract class RecordSerializerSnapshot<T> implements TypeSerializerSnapshot<T> 
   public void readSnapshot(int version, DataInputView in, ClassLoader cl) throws IOException {
     if (byVersion.apply(version) == null) {
       throw new IOException(
-          getClass().getName() + ": unknown record format version " + version
-              + " (this build writes version " + currentVersion + ")");
+          getClass().getName()
+              + ": unknown record format version "
+              + version
+              + " (this build writes version "
+              + currentVersion
+              + ")");
     }
     readVersion = version;
   }

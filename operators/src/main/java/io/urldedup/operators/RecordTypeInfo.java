@@ -76,8 +76,8 @@ final class RecordTypeInfo<T> extends TypeInformation<T> {
   }
 
   /**
-   * Binds a record type to its serializer through {@code @TypeInfo}; each serializer nests a
-   * public no-arg subclass, which is what the annotation names and Flink instantiates.
+   * Binds a record type to its serializer through {@code @TypeInfo}; each serializer nests a public
+   * no-arg subclass, which is what the annotation names and Flink instantiates.
    */
   abstract static class Factory<T> extends TypeInfoFactory<T> {
 

@@ -45,13 +45,13 @@ public enum RejectReason {
   /** Port not a decimal number in 0..65535. */
   BAD_PORT,
   /**
-   * Event time from JSON ({@code --time event} in embedded mode): the top-level field {@code ts}
-   * is missing, duplicated, or neither epoch milliseconds nor an ISO-8601 date-time with an offset.
+   * Event time from JSON ({@code --time event} in embedded mode): the top-level field {@code ts} is
+   * missing, duplicated, or neither epoch milliseconds nor an ISO-8601 date-time with an offset.
    */
   BAD_TIMESTAMP,
   /**
-   * A decoder failure on this record (a bug, logged once; the record is kept as a dead letter).
-   * The parser itself fails only with the reasons above.
+   * A decoder failure on this record (a bug, logged once; the record is kept as a dead letter). The
+   * parser itself fails only with the reasons above.
    */
   UNPARSEABLE;
 

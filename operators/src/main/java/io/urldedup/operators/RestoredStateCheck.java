@@ -15,10 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether restored headers fit this job. A header built for other parameters, another seed,
- * another shard count or (unless allowed) other canonicalization settings fails the job at restore,
- * without restarts, with the {@link IncompatibleStateException} message, which names the flag; it
- * never silently answers "unseen" for old URLs. Headers of state that predates the shard count and
+ * Whether restored headers fit this job. A header built for other parameters, another seed, another
+ * shard count or (unless allowed) other canonicalization settings fails the job at restore, without
+ * restarts, with the {@link IncompatibleStateException} message, which names the flag; it never
+ * silently answers "unseen" for old URLs. Headers of state that predates the shard count and
  * canonicalization fingerprint accept the current ones and record them when their shard is next
  * written.
  */
@@ -38,25 +38,32 @@ final class RestoredStateCheck {
 
   /**
    * Checks every restored header: the restore fails at once, not when the first record of an
-   * incompatible shard arrives. An allowed canonicalization change is logged once per subtask
-   * (the settings hold no seed).
+   * incompatible shard arrives. An allowed canonicalization change is logged once per subtask (the
+   * settings hold no seed).
    */
-  void checkAll(KeyedStateBackend<Integer> backend, ValueStateDescriptor<FilterHeader> headers) throws Exception {
+  void checkAll(KeyedStateBackend<Integer> backend, ValueStateDescriptor<FilterHeader> headers)
+      throws Exception {
     Set<String> changes = new TreeSet<>();
-    backend.applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, headers, (key, state) -> {
-      FilterHeader h = state.value();
-      if (h != null) {
-        check(h, key);
-        String change = h.canonicalizationChange(mapping);
-        if (change != null) {
-          changes.add(change);
-        }
-      }
-    });
+    backend.applyToAllKeys(
+        VoidNamespace.INSTANCE,
+        VoidNamespaceSerializer.INSTANCE,
+        headers,
+        (key, state) -> {
+          FilterHeader h = state.value();
+          if (h != null) {
+            check(h, key);
+            String change = h.canonicalizationChange(mapping);
+            if (change != null) {
+              changes.add(change);
+            }
+          }
+        });
     for (String change : changes) {
-      LOG.warn("restored state was written with other canonicalization settings ({});"
-          + " --allow-canonicalization-change is given, so it is used anyway: URLs seen before the change"
-          + " may be emitted once more, and the state now records the current settings", change);
+      LOG.warn(
+          "restored state was written with other canonicalization settings ({});"
+              + " --allow-canonicalization-change is given, so it is used anyway: URLs seen before the change"
+              + " may be emitted once more, and the state now records the current settings",
+          change);
     }
   }
 
@@ -68,8 +75,9 @@ final class RestoredStateCheck {
     try {
       h.checkCompatible(spec, mapping, allowCanonicalizationChange);
     } catch (IncompatibleStateException e) {
-      throw new SuppressRestartsException(new IncompatibleStateException(
-          "restored state of shard " + shard + " does not fit this job: " + e.getMessage()));
+      throw new SuppressRestartsException(
+          new IncompatibleStateException(
+              "restored state of shard " + shard + " does not fit this job: " + e.getMessage()));
     }
   }
 }

@@ -57,7 +57,9 @@ final class ShardTable {
     return values;
   }
 
-  /** Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4): consecutive shard numbers spread over the table. */
+  /**
+   * Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4): consecutive shard numbers spread over the table.
+   */
   private static int mix(int x) {
     x *= 0x9E3779B9;
     return x ^ (x >>> 16);

@@ -44,20 +44,24 @@ final class StateCompactor implements AutoCloseable {
       return;
     }
     if (thread == null) {
-      thread = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "urldedup-state-compaction");
-        t.setDaemon(true);
-        return t;
-      });
+      thread =
+          Executors.newSingleThreadExecutor(
+              r -> {
+                Thread t = new Thread(r, "urldedup-state-compaction");
+                t.setDaemon(true);
+                return t;
+              });
     }
-    running = thread.submit(() -> {
-      long t0 = System.nanoTime();
-      for (StateDescriptor<?, ?> s : states) {
-        rocks.compactState(s);
-      }
-      lastMillis = (System.nanoTime() - t0) / 1_000_000;
-      return null;
-    });
+    running =
+        thread.submit(
+            () -> {
+              long t0 = System.nanoTime();
+              for (StateDescriptor<?, ?> s : states) {
+                rocks.compactState(s);
+              }
+              lastMillis = (System.nanoTime() - t0) / 1_000_000;
+              return null;
+            });
   }
 
   /** Waits for the compaction started last, if any; returns the milliseconds waited. */

@@ -9,11 +9,11 @@ import io.urldedup.operators.url.UrlCanonicalizerCore;
 import io.urldedup.operators.url.UsvString;
 
 /**
- * The canonical form of crawler URLs (docs/canonicalization.md): the WHATWG URL Standard's
- * parsing and serialization of absolute http and https URLs with the default rules (userinfo and
- * fragment dropped, percent-escapes normalized per RFC 3986 6.2.2, one host trailing dot and an
- * empty query dropped), then the job's opt-in {@link CanonicalizationRules}. URLs already in
- * canonical form take a one-pass fast path that builds nothing.
+ * The canonical form of crawler URLs (docs/canonicalization.md): the WHATWG URL Standard's parsing
+ * and serialization of absolute http and https URLs with the default rules (userinfo and fragment
+ * dropped, percent-escapes normalized per RFC 3986 6.2.2, one host trailing dot and an empty query
+ * dropped), then the job's opt-in {@link CanonicalizationRules}. URLs already in canonical form
+ * take a one-pass fast path that builds nothing.
  *
  * <p>Not thread-safe (one instance per task); not serializable (build it in {@code open()}).
  */
@@ -59,13 +59,14 @@ public final class UrlCanonicalizer {
 
   /** The URL front end's reasons are a subset of the decoder's dead-letter reasons, by name. */
   private static UrlRejectedException rejected(InvalidUrlException e) {
-    RejectReason reason = switch (e.reason()) {
-      case EMPTY -> RejectReason.EMPTY;
-      case RELATIVE_URL -> RejectReason.RELATIVE_URL;
-      case UNSUPPORTED_SCHEME -> RejectReason.UNSUPPORTED_SCHEME;
-      case BAD_HOST -> RejectReason.BAD_HOST;
-      case BAD_PORT -> RejectReason.BAD_PORT;
-    };
+    RejectReason reason =
+        switch (e.reason()) {
+          case EMPTY -> RejectReason.EMPTY;
+          case RELATIVE_URL -> RejectReason.RELATIVE_URL;
+          case UNSUPPORTED_SCHEME -> RejectReason.UNSUPPORTED_SCHEME;
+          case BAD_HOST -> RejectReason.BAD_HOST;
+          case BAD_PORT -> RejectReason.BAD_PORT;
+        };
     return new UrlRejectedException(reason, e.detail());
   }
 }

@@ -23,23 +23,32 @@ public final class UrlRecord {
 
   /** The output record value: the canonical URL line, or the input JSON with the URL replaced. */
   public byte[] value;
+
   public RecordHeaders headers = RecordHeaders.EMPTY;
+
   /** XXH3-128 of the canonical URL's UTF-8 bytes. */
   public long h1;
+
   public long h2;
+
   /** {@code UrlHasher.shard(h1, h2, shards)}. */
   public int shard;
+
   /** Emit even if seen (Heritrix addForce, Scrapy dont_filter). */
   public boolean force;
 
   /** The canonical URL's UTF-8 bytes: {@code urlBytes[urlOffset, urlOffset + urlLength)}. */
   private byte[] urlBytes;
+
   private int urlOffset;
   private int urlLength;
+
   /** The key bytes {@code keyBytes[keyOffset, keyOffset + keyLength)}; null: no key. */
   private byte[] keyBytes;
+
   private int keyOffset;
   private int keyLength;
+
   /** {@link #url()}, built on first use. */
   private String url;
 
@@ -51,8 +60,14 @@ public final class UrlRecord {
    * there. For callers holding strings (tests, tools); the decoder sets ranges directly.
    */
   public UrlRecord(
-      String url, byte[] value, byte[] key, RecordHeaders headers,
-      long h1, long h2, int shard, boolean force) {
+      String url,
+      byte[] value,
+      byte[] key,
+      RecordHeaders headers,
+      long h1,
+      long h2,
+      int shard,
+      boolean force) {
     this.value = value;
     this.headers = headers == null ? RecordHeaders.EMPTY : headers;
     this.h1 = h1;
@@ -128,8 +143,8 @@ public final class UrlRecord {
   }
 
   /**
-   * The key as an array of its own (a Kafka record key), or null: the shared array when the key
-   * is all of it, else a copy of the range.
+   * The key as an array of its own (a Kafka record key), or null: the shared array when the key is
+   * all of it, else a copy of the range.
    */
   public byte[] key() {
     if (keyBytes == null) {

@@ -10,22 +10,22 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Format v3: int8 flags, bytes value, the URL, the key, headers (varint count, each name as
- * {@link HeaderNames} writes it and bytes value), int64 h1, int64 h2, int32 shard (see {@link
- * RecordIO}). The URL is nothing more when {@link #URL_IS_VALUE} (it is all of the
- * value: every text-format record), varint offset and varint length into the value when {@link
- * #URL_IN_VALUE} (a JSON value holding the canonical URL verbatim), else bytes (-1: none). The key
- * is varint offset (from the URL's start) and varint length when {@link #KEY_IN_URL} (the host or
- * registrable domain, always a part of the canonical URL for the decoder's records), else bytes
- * (-1: no key). {@link #FORCE} is the force bit.
+ * Format v3: int8 flags, bytes value, the URL, the key, headers (varint count, each name as {@link
+ * HeaderNames} writes it and bytes value), int64 h1, int64 h2, int32 shard (see {@link RecordIO}).
+ * The URL is nothing more when {@link #URL_IS_VALUE} (it is all of the value: every text-format
+ * record), varint offset and varint length into the value when {@link #URL_IN_VALUE} (a JSON value
+ * holding the canonical URL verbatim), else bytes (-1: none). The key is varint offset (from the
+ * URL's start) and varint length when {@link #KEY_IN_URL} (the host or registrable domain, always a
+ * part of the canonical URL for the decoder's records), else bytes (-1: no key). {@link #FORCE} is
+ * the force bit.
  *
- * <p>So the URL and the key cross the network once, inside the value, and the reader allocates
- * only the record and its value: v1 sent the url as a {@code StringValue} (a varint per char,
- * through a thread-local buffer: 20% of the source thread's and a third of the keyed thread's CPU
- * outside the decoder, JFR in docs/benchmarks-job.md), v2 left it out only for text records and
- * still built a String and copied the key on the way in. Records only cross the network and sit in
- * unaligned checkpoints' in-flight data, never in keyed state; {@link V2} and {@link V1} still
- * read the earlier formats.
+ * <p>So the URL and the key cross the network once, inside the value, and the reader allocates only
+ * the record and its value: v1 sent the url as a {@code StringValue} (a varint per char, through a
+ * thread-local buffer: 20% of the source thread's and a third of the keyed thread's CPU outside the
+ * decoder, JFR in docs/benchmarks-job.md), v2 left it out only for text records and still built a
+ * String and copied the key on the way in. Records only cross the network and sit in unaligned
+ * checkpoints' in-flight data, never in keyed state; {@link V2} and {@link V1} still read the
+ * earlier formats.
  */
 public final class UrlRecordSerializer extends RecordSerializer<UrlRecord> {
 
@@ -180,7 +180,9 @@ public final class UrlRecordSerializer extends RecordSerializer<UrlRecord> {
       reuse.setUrl(u, 0, u == null ? 0 : u.length);
     }
     if (from.keyInUrl()) {
-      reuse.setKey(reuse.urlBytes(), reuse.urlOffset() + from.keyOffset() - from.urlOffset(),
+      reuse.setKey(
+          reuse.urlBytes(),
+          reuse.urlOffset() + from.keyOffset() - from.urlOffset(),
           from.keyLength());
     } else {
       byte[] k = from.key();
@@ -293,9 +295,9 @@ public final class UrlRecordSerializer extends RecordSerializer<UrlRecord> {
   }
 
   /**
-   * Format v2, restored from v2 snapshots only: int8 flags ({@link #FORCE}, {@link
-   * #URL_IS_VALUE}: the url is the ASCII text of the value and not sent), string url unless
-   * {@link #URL_IS_VALUE}, bytes value, bytes key, headers, int64 h1, int64 h2, int32 shard.
+   * Format v2, restored from v2 snapshots only: int8 flags ({@link #FORCE}, {@link #URL_IS_VALUE}:
+   * the url is the ASCII text of the value and not sent), string url unless {@link #URL_IS_VALUE},
+   * bytes value, bytes key, headers, int64 h1, int64 h2, int32 shard.
    */
   static final class V2 extends RecordSerializer<UrlRecord> {
 
@@ -371,7 +373,9 @@ public final class UrlRecordSerializer extends RecordSerializer<UrlRecord> {
     private static boolean isAsciiValue(UrlRecord r) {
       byte[] v = r.value;
       byte[] u = r.urlBytes();
-      if (u == null || v == null || r.urlLength() != v.length
+      if (u == null
+          || v == null
+          || r.urlLength() != v.length
           || !Arrays.equals(u, r.urlOffset(), r.urlOffset() + r.urlLength(), v, 0, v.length)) {
         return false;
       }

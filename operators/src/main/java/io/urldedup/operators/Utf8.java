@@ -15,9 +15,11 @@ import java.nio.charset.CodingErrorAction;
  */
 final class Utf8 {
 
-  private final CharsetDecoder decoder = UTF_8.newDecoder()
-      .onMalformedInput(CodingErrorAction.REPORT)
-      .onUnmappableCharacter(CodingErrorAction.REPORT);
+  private final CharsetDecoder decoder =
+      UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT);
   private final CharBuffer scratch = CharBuffer.allocate(4096);
 
   /** The offset (from {@code off}) of the first malformed byte, or -1 if well-formed. */

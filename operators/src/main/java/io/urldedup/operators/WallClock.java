@@ -3,10 +3,10 @@ package io.urldedup.operators;
 import java.io.Serializable;
 
 /**
- * The machine's clock as the aged filter's generation driver reads it (the limit on event time
- * and the WARNs' rate limits), injected as Flink injects {@code TtlTimeProvider} into TTL state,
- * so tests move time by hand instead of sleeping. Flink's own times (processing time, the
- * watermark) come from the runtime, not from here.
+ * The machine's clock as the aged filter's generation driver reads it (the limit on event time and
+ * the WARNs' rate limits), injected as Flink injects {@code TtlTimeProvider} into TTL state, so
+ * tests move time by hand instead of sleeping. Flink's own times (processing time, the watermark)
+ * come from the runtime, not from here.
  */
 interface WallClock extends Serializable {
 

@@ -1,6 +1,5 @@
 package io.urldedup.operators;
 
-import static io.urldedup.operators.DedupOperatorTestKit.FINGERPRINT;
 import static io.urldedup.operators.DedupOperatorTestKit.MAX_PARALLELISM;
 import static io.urldedup.operators.DedupOperatorTestKit.checkpoint;
 import static io.urldedup.operators.DedupOperatorTestKit.urls;
@@ -25,13 +24,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The aged filter in the operator with time windows: generations advance from the shard clock and
- * keyed timers; checkpoints carry both, so a restored operator continues with the same decisions;
- * a rescale keeps every URL of the window a duplicate.
+ * keyed timers; checkpoints carry both, so a restored operator continues with the same decisions; a
+ * rescale keeps every URL of the window a duplicate.
  *
  * <p>The spec: a 60 s window at FPR 1e-4 (so a test's few hundred first occurrences expect 0.03
- * false positives, and a forgotten URL stays suppressed by a false positive with probability
- * 1e-4), sized for 200 new URLs/s per shard; the tests stay below that rate. After 90 s (more
- * than the k + l generations of 60 s / l, see {@code plan}) every URL is out of the filter.
+ * false positives, and a forgotten URL stays suppressed by a false positive with probability 1e-4),
+ * sized for 200 new URLs/s per shard; the tests stay below that rate. After 90 s (more than the k +
+ * l generations of 60 s / l, see {@code plan}) every URL is out of the filter.
  */
 class AgedOperatorTest {
 
@@ -45,18 +44,35 @@ class AgedOperatorTest {
   }
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
-      GenerationTime time, Backend backend, int parallelism, int subtask, OperatorSubtaskState restore)
+      GenerationTime time,
+      Backend backend,
+      int parallelism,
+      int subtask,
+      OperatorSubtaskState restore)
       throws Exception {
     return harness(time, backend, parallelism, subtask, restore, WallClock.SYSTEM);
   }
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
-      GenerationTime time, Backend backend, int parallelism, int subtask, OperatorSubtaskState restore,
-      WallClock wallClock) throws Exception {
-    DedupOperator op = new DedupOperator(SPEC, DedupOperatorTestKit.MAPPING, 64, false, time,
-        DedupSettings.PAGES_AT_EVERY_CHECKPOINT, wallClock);
+      GenerationTime time,
+      Backend backend,
+      int parallelism,
+      int subtask,
+      OperatorSubtaskState restore,
+      WallClock wallClock)
+      throws Exception {
+    DedupOperator op =
+        new DedupOperator(
+            SPEC,
+            DedupOperatorTestKit.MAPPING,
+            64,
+            false,
+            time,
+            DedupSettings.PAGES_AT_EVERY_CHECKPOINT,
+            wallClock);
     KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
-        new KeyedOneInputStreamOperatorTestHarness<>(op, r -> r.shard, Types.INT, MAX_PARALLELISM, parallelism, subtask);
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            op, r -> r.shard, Types.INT, MAX_PARALLELISM, parallelism, subtask);
     h.setStateBackend(DedupOperatorTestKit.stateBackend(backend));
     h.setCheckpointStorage(new JobManagerCheckpointStorage(64 << 20));
     h.initializeState(restore);
@@ -65,8 +81,9 @@ class AgedOperatorTest {
   }
 
   /** One timestamped record; true if it was passed on. */
-  static boolean process(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, UrlRecord r,
-      long ts) throws Exception {
+  static boolean process(
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, UrlRecord r, long ts)
+      throws Exception {
     h.processElement(new StreamRecord<>(r, ts));
     boolean emitted = false;
     Object o;
@@ -78,8 +95,12 @@ class AgedOperatorTest {
     return emitted;
   }
 
-  static int emitted(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, List<UrlRecord> rs,
-      long ts, List<Boolean> decisions) throws Exception {
+  static int emitted(
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h,
+      List<UrlRecord> rs,
+      long ts,
+      List<Boolean> decisions)
+      throws Exception {
     int n = 0;
     for (UrlRecord r : rs) {
       boolean e = process(h, r, ts);
@@ -89,8 +110,14 @@ class AgedOperatorTest {
     return n;
   }
 
-  /** Moves time to {@code t}: processing time for processing, the watermark t for event time (timers fire). */
-  static void at(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, GenerationTime time, long t)
+  /**
+   * Moves time to {@code t}: processing time for processing, the watermark t for event time (timers
+   * fire).
+   */
+  static void at(
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h,
+      GenerationTime time,
+      long t)
       throws Exception {
     if (time.event()) {
       h.processWatermark(t - OOO);
@@ -100,16 +127,17 @@ class AgedOperatorTest {
   }
 
   /**
-   * A crawl of 60 s windows: URLs A at t = 0; repeats of A at 30 s must all be duplicates (hard);
-   * a checkpoint at 40 s is restored into a second operator and both get the same continuation,
-   * new URLs every second until 90 s and A again at 90 s: every decision is identical, and A is
-   * emitted again (all of it, bar false positives at 1e-4). Event time: record timestamps with
-   * the watermark 5 s behind; processing time: the harness clock.
+   * A crawl of 60 s windows: URLs A at t = 0; repeats of A at 30 s must all be duplicates (hard); a
+   * checkpoint at 40 s is restored into a second operator and both get the same continuation, new
+   * URLs every second until 90 s and A again at 90 s: every decision is identical, and A is emitted
+   * again (all of it, bar false positives at 1e-4). Event time: record timestamps with the
+   * watermark 5 s behind; processing time: the harness clock.
    */
   @ParameterizedTest
   @EnumSource(Backend.class)
   void windowHoldsAndCheckpointRestoreReplaysTheSameDecisions(Backend backend) throws Exception {
-    for (GenerationTime time : new GenerationTime[] {GenerationTime.eventTime(OOO), GenerationTime.processingTime()}) {
+    for (GenerationTime time :
+        new GenerationTime[] {GenerationTime.eventTime(OOO), GenerationTime.processingTime()}) {
       String what = (time.event() ? "event" : "processing") + " time on " + backend;
       var a = harness(time, backend, 1, 0, null);
       List<UrlRecord> first = urls("aged-a", 0, 200);
@@ -121,7 +149,10 @@ class AgedOperatorTest {
         at(a, time, t + sec * 1000L);
         emitted(a, urls("aged-fill-" + sec, 0, 40), t + sec * 1000L, ignored);
         if (sec == 30) {
-          assertEquals(0, emitted(a, first, t + sec * 1000L, ignored), what + ": repeats 30 s later (inside the window)");
+          assertEquals(
+              0,
+              emitted(a, first, t + sec * 1000L, ignored),
+              what + ": repeats 30 s later (inside the window)");
         }
       }
       OperatorSubtaskState snapshot = checkpoint(a, 1);
@@ -145,7 +176,11 @@ class AgedOperatorTest {
       assertEquals(da, db, what + ": decisions after the restore");
       assertTrue(againA >= 198, what + ": re-emitted 90 s later: " + againA + " of 200");
       assertEquals(againA, againB);
-      assertEquals(0, a.getOperator() instanceof DedupOperator op ? op.metrics().generationsAdvancedEarly() : -1,
+      assertEquals(
+          0,
+          a.getOperator() instanceof DedupOperator op
+              ? op.metrics().generationsAdvancedEarly()
+              : -1,
           what + ": below the planned rate nothing advances early");
       a.close();
       b.close();
@@ -169,17 +204,19 @@ class AgedOperatorTest {
     long g = SPEC.agedGeometry().generationSize();
     assertTrue(early >= 20_000 / g / 2, "early advances " + early + " for generations of " + g);
     assertEquals(1, warnings.size(), "one WARN a minute, with the measured rate: " + warnings);
-    assertTrue(warnings.get(0).contains("advanced early") && warnings.get(0).contains("new URLs/s"), warnings.get(0));
+    assertTrue(
+        warnings.get(0).contains("advanced early") && warnings.get(0).contains("new URLs/s"),
+        warnings.get(0));
     h.close();
   }
 
   /**
-   * Records from 100 years ahead of this machine's clock (a broken producer clock) move their
-   * shard no further than one generation past that clock: counted, warned once. The test's record
-   * time is decades in the past, so the shard moves to now and forgets; what matters is the
-   * window of a shard at the present: records at now, then far-future ones, then now + 1 s again:
-   * every URL of the window stays a duplicate (unclamped, the ring would turn k + l times and
-   * forget them all). A watermark dragged to the future by such records is held to the same limit.
+   * Records from 100 years ahead of this machine's clock (a broken producer clock) move their shard
+   * no further than one generation past that clock: counted, warned once. The test's record time is
+   * decades in the past, so the shard moves to now and forgets; what matters is the window of a
+   * shard at the present: records at now, then far-future ones, then now + 1 s again: every URL of
+   * the window stays a duplicate (unclamped, the ring would turn k + l times and forget them all).
+   * A watermark dragged to the future by such records is held to the same limit.
    */
   @ParameterizedTest
   @EnumSource(Backend.class)
@@ -204,10 +241,12 @@ class AgedOperatorTest {
     assertEquals(1, warnings.size(), "one WARN a minute: " + warnings);
     assertTrue(warnings.get(0).contains("ahead of this machine's clock"), warnings.get(0));
     at(h, time, t + 1_000);
-    assertEquals(0, emitted(h, first, t + 1_000, d), "URLs of the window after a far-future record");
+    assertEquals(
+        0, emitted(h, first, t + 1_000, d), "URLs of the window after a far-future record");
     // the watermark itself dragged 100 years ahead: the timers advance no further than the clock
     h.processWatermark(t + 100L * 365 * 86_400_000);
-    assertEquals(0, emitted(h, first, t + 2_000, d), "URLs of the window after a far-future watermark");
+    assertEquals(
+        0, emitted(h, first, t + 2_000, d), "URLs of the window after a far-future watermark");
     h.close();
   }
 
@@ -249,18 +288,28 @@ class AgedOperatorTest {
 
     List<UrlRecord> ahead = urls("aged-wall-ahead", 0, 50);
     emitted(h, ahead, later, dec);
-    assertEquals(ahead.size(), op.metrics().timestampsClamped(), "ten windows past the manual clock: clamped");
+    assertEquals(
+        ahead.size(),
+        op.metrics().timestampsClamped(),
+        "ten windows past the manual clock: clamped");
     for (var header : op.openHeaders().values()) {
-      assertEquals(Math.floorDiv(t, d) + 1, header.agedClock().epoch(), "one generation past the manual clock");
+      assertEquals(
+          Math.floorDiv(t, d) + 1,
+          header.agedClock().epoch(),
+          "one generation past the manual clock");
     }
     assertEquals(0, emitted(h, first, t + 1_000, dec), "URLs of the window after clamped records");
 
     wall.millis = later;
     emitted(h, urls("aged-wall-later", 0, 50), later, dec);
-    assertEquals(ahead.size(), op.metrics().timestampsClamped(), "the moved clock lets the same time pass");
+    assertEquals(
+        ahead.size(), op.metrics().timestampsClamped(), "the moved clock lets the same time pass");
     at(h, time, later);
     for (var header : op.openHeaders().values()) {
-      assertEquals(Math.floorDiv(later - OOO, d), header.agedClock().epoch(), "every shard at the time now allowed");
+      assertEquals(
+          Math.floorDiv(later - OOO, d),
+          header.agedClock().epoch(),
+          "every shard at the time now allowed");
     }
     assertTrue(emitted(h, first, later, dec) >= 198, "the URLs of ten windows ago are forgotten");
     h.close();
@@ -278,7 +327,9 @@ class AgedOperatorTest {
       warnings = capture.messages();
     }
     assertEquals(1, warnings.size(), warnings.toString());
-    assertTrue(warnings.get(0).contains("without a timestamp") && warnings.get(0).contains("--time processing"),
+    assertTrue(
+        warnings.get(0).contains("without a timestamp")
+            && warnings.get(0).contains("--time processing"),
         warnings.get(0));
     h.close();
   }
@@ -310,11 +361,17 @@ class AgedOperatorTest {
     h.close();
   }
 
-  /** Writes a given header into the header state of each record's shard: state as another build left it. */
-  static final class HeaderWriter extends org.apache.flink.streaming.api.operators.AbstractStreamOperator<UrlRecord>
-      implements org.apache.flink.streaming.api.operators.OneInputStreamOperator<UrlRecord, UrlRecord> {
+  /**
+   * Writes a given header into the header state of each record's shard: state as another build left
+   * it.
+   */
+  static final class HeaderWriter
+      extends org.apache.flink.streaming.api.operators.AbstractStreamOperator<UrlRecord>
+      implements org.apache.flink.streaming.api.operators.OneInputStreamOperator<
+          UrlRecord, UrlRecord> {
     private final byte[] header;
-    private transient org.apache.flink.api.common.state.ValueState<io.urldedup.state.FilterHeader> state;
+    private transient org.apache.flink.api.common.state.ValueState<io.urldedup.state.FilterHeader>
+        state;
 
     HeaderWriter(byte[] header) {
       this.header = header;
@@ -328,32 +385,36 @@ class AgedOperatorTest {
 
     @Override
     public void processElement(StreamRecord<UrlRecord> element) throws Exception {
-      state.update(io.urldedup.state.FilterHeaderSerializer.INSTANCE.deserialize(
-          new org.apache.flink.core.memory.DataInputDeserializer(header)));
+      state.update(
+          io.urldedup.state.FilterHeaderSerializer.INSTANCE.deserialize(
+              new org.apache.flink.core.memory.DataInputDeserializer(header)));
     }
   }
 
   /**
    * C1: a restored shard keeps the generation length in its header, not what this build's sizing
    * gives the same flags (an upgrade that sized l differently would otherwise change the window of
-   * existing state). State written by "another build": this spec's header with twice the
-   * generation length; the restored shard's time steps are those of the header's length.
+   * existing state). State written by "another build": this spec's header with twice the generation
+   * length; the restored shard's time steps are those of the header's length.
    */
   @Test
   void restoredShardsKeepTheirGenerationLength() throws Exception {
     long d = SPEC.generationMillis();
     io.urldedup.state.FilterHeader fresh = SPEC.newHeader(DedupOperatorTestKit.MAPPING);
-    org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(256);
+    org.apache.flink.core.memory.DataOutputSerializer out =
+        new org.apache.flink.core.memory.DataOutputSerializer(256);
     io.urldedup.state.FilterHeaderSerializer.INSTANCE.serialize(fresh, out);
     byte[] bytes = out.getCopyOfBuffer();
-    // the aged record ends: u64 generationMillis, 5 x u64 clock, u32 layout, u32 row lines (little-endian)
+    // the aged record ends: u64 generationMillis, 5 x u64 clock, u32 layout, u32 row lines
+    // (little-endian)
     int at = bytes.length - 8 - 40 - 8;
     java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     assertEquals(d, b.getLong(at), "the generation length's position in the record");
     b.putLong(at, 2 * d);
 
-    var writer = new KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>(new HeaderWriter(bytes),
-        r -> r.shard, Types.INT, MAX_PARALLELISM, 1, 0);
+    var writer =
+        new KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>(
+            new HeaderWriter(bytes), r -> r.shard, Types.INT, MAX_PARALLELISM, 1, 0);
     writer.setStateBackend(DedupOperatorTestKit.stateBackend(Backend.HASHMAP));
     writer.open();
     List<UrlRecord> rs = urls("aged-c1", 0, 64);
@@ -374,12 +435,17 @@ class AgedOperatorTest {
     assertEquals(DedupOperatorTestKit.SHARDS, headers.size());
     for (var header : headers.values()) {
       assertEquals(2 * d, header.generationMillis());
-      assertEquals(Math.floorDiv(t - OOO, 2 * d), header.agedClock().epoch(), "steps of the restored length");
+      assertEquals(
+          Math.floorDiv(t - OOO, 2 * d),
+          header.agedClock().epoch(),
+          "steps of the restored length");
     }
     h.close();
   }
 
-  /** Rescale 2 -> 3 -> 1 with time moving on: every URL emitted within the window stays a duplicate. */
+  /**
+   * Rescale 2 -> 3 -> 1 with time moving on: every URL emitted within the window stays a duplicate.
+   */
   @ParameterizedTest
   @EnumSource(Backend.class)
   void rescaleKeepsTheWindow(Backend backend) throws Exception {
@@ -392,16 +458,26 @@ class AgedOperatorTest {
     long t = 5_000_000;
     for (int step = 0; step < parallelism.length; step++) {
       int p = parallelism[step];
-      List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks = new ArrayList<>();
+      List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks =
+          new ArrayList<>();
       for (int i = 0; i < p; i++) {
-        subtasks.add(harness(time, backend, p, i, state == null ? null
-            : AbstractStreamOperatorTestHarness.repartitionOperatorState(state, MAX_PARALLELISM, old, p, i)));
+        subtasks.add(
+            harness(
+                time,
+                backend,
+                p,
+                i,
+                state == null
+                    ? null
+                    : AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                        state, MAX_PARALLELISM, old, p, i)));
       }
       long now = t + step * 15_000L; // 3 steps: 30 s, inside the window
       for (var h : subtasks) {
         h.processWatermark(now - OOO);
       }
-      assertEquals(0, route(subtasks, seen, now), "parallelism " + p + ": a URL of the window came back");
+      assertEquals(
+          0, route(subtasks, seen, now), "parallelism " + p + ": a URL of the window came back");
       List<UrlRecord> fresh = urls("aged-rescale-" + step, 0, 400, shards);
       assertEquals(400, route(subtasks, fresh, now), "parallelism " + p + ": new URLs");
       seen.addAll(fresh);
@@ -415,11 +491,16 @@ class AgedOperatorTest {
     }
   }
 
-  private static int route(List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks,
-      List<UrlRecord> records, long ts) throws Exception {
+  private static int route(
+      List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks,
+      List<UrlRecord> records,
+      long ts)
+      throws Exception {
     int emitted = 0;
     for (UrlRecord r : records) {
-      int i = KeyGroupRangeAssignment.assignKeyToParallelOperator(r.shard, MAX_PARALLELISM, subtasks.size());
+      int i =
+          KeyGroupRangeAssignment.assignKeyToParallelOperator(
+              r.shard, MAX_PARALLELISM, subtasks.size());
       emitted += process(subtasks.get(i), r, ts) ? 1 : 0;
     }
     return emitted;

@@ -20,6 +20,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -39,35 +40,50 @@ import org.junit.jupiter.params.provider.EnumSource;
  * backends and restored into both. Like {@link StateCompatibilityTest} for the other kinds.
  *
  * <p>The {@code -v3} files hold header layout 3 (filter layout 1: a row is one 64-bit word per
- * slice, pages stamped with their generation), written by the build before the row-stamped
- * layout and before the sizing kept a Monte Carlo margin, so today's sizing chooses another
- * geometry for the same flags. The {@code -v4} files hold header layout 4 (filter layout 2, rows
- * of 4 cache lines). A restored shard must go on with the geometry and the generation length it
- * was written with (asserted as literals here); the decisions must equal those of a reference
- * filter of that literal geometry, fed the same records with the same time steps. A URL of the
- * window stays a duplicate across the restore (hard), and comes back after the window's slack.
+ * slice, pages stamped with their generation), written by the build before the row-stamped layout
+ * and before the sizing kept a Monte Carlo margin, so today's sizing chooses another geometry for
+ * the same flags. The {@code -v4} files hold header layout 4 (filter layout 2, rows of 4 cache
+ * lines). A restored shard must go on with the geometry and the generation length it was written
+ * with (asserted as literals here); the decisions must equal those of a reference filter of that
+ * literal geometry, fed the same records with the same time steps. A URL of the window stays a
+ * duplicate across the restore (hard), and comes back after the window's slack.
  *
  * <p>Regenerate only for a new header layout (new files next to these): remove {@code @Disabled}
  * from {@link #writeGoldenSnapshots}, run {@code mvn -pl operators -am test
- * -Dtest='AgedStateCompatibilityTest#writeGoldenSnapshots' -Dsurefire.failIfNoSpecifiedTests=false},
- * put {@code @Disabled} back, commit the files.
+ * -Dtest='AgedStateCompatibilityTest#writeGoldenSnapshots'
+ * -Dsurefire.failIfNoSpecifiedTests=false}, put {@code @Disabled} back, commit the files.
  */
 class AgedStateCompatibilityTest {
 
   static final int SHARDS = 2;
+
   /** The mapping the files were written under (pinned: today's canonicalization may move on). */
-  static final String SETTINGS = "canonicalization-version=2\nparser=1\n--strip-params=none\n--strip-www=false\n";
-  static final UrlMapping MAPPING = new UrlMapping(DedupOperatorTestKit.HASHER.seedFingerprint(), SHARDS,
-      DecodeConfig.fingerprintOf(SETTINGS), SETTINGS);
+  static final String SETTINGS =
+      "canonicalization-version=2\nparser=1\n--strip-params=none\n--strip-www=false\n";
+
+  static final UrlMapping MAPPING =
+      new UrlMapping(
+          DedupOperatorTestKit.HASHER.seedFingerprint(),
+          SHARDS,
+          DecodeConfig.fingerprintOf(SETTINGS),
+          SETTINGS);
+
   /** 200 new URLs per shard, default generations, 1%. */
   static final FilterSpec COUNT = FilterSpec.agedCount(0.01, 200, 0);
-  /** 60 s, default generations, 1%, sized for 20 new URLs/s per shard; event time 5 s out of order. */
+
+  /**
+   * 60 s, default generations, 1%, sized for 20 new URLs/s per shard; event time 5 s out of order.
+   */
   static final FilterSpec TIME = FilterSpec.agedTime(0.01, 60_000, 0, 20);
+
   static final GenerationTime EVENT = GenerationTime.eventTime(5_000);
   static final long T0 = 1_700_000_000_000L;
   static final int WRITTEN = 120;
 
-  enum Window { COUNT, TIME }
+  enum Window {
+    COUNT,
+    TIME
+  }
 
   @AfterAll
   static void cleanRocks() throws Exception {
@@ -79,8 +95,13 @@ class AgedStateCompatibilityTest {
   }
 
   static String file(Window w, Backend writer, int version) {
-    return "dedup/aged-" + w.name().toLowerCase(java.util.Locale.ROOT) + "-"
-        + writer.name().toLowerCase(java.util.Locale.ROOT) + "-savepoint-v" + version + ".bin";
+    return "dedup/aged-"
+        + w.name().toLowerCase(Locale.ROOT)
+        + "-"
+        + writer.name().toLowerCase(Locale.ROOT)
+        + "-savepoint-v"
+        + version
+        + ".bin";
   }
 
   static DedupOperator operator(Window w) {
@@ -101,8 +122,8 @@ class AgedStateCompatibilityTest {
   }
 
   /**
-   * After the restore: at 40 s the written URLs again (inside the window: all duplicates); then
-   * 12 new URLs a second per shard pair up to 110 s (about the planned rate, and 5 count windows);
+   * After the restore: at 40 s the written URLs again (inside the window: all duplicates); then 12
+   * new URLs a second per shard pair up to 110 s (about the planned rate, and 5 count windows);
    * then the written URLs again at 110 s (80 s after the last of them: out of the window).
    */
   static List<Timed> later() {
@@ -122,15 +143,21 @@ class AgedStateCompatibilityTest {
   }
 
   /** Processes the records; the watermark follows every 10th record (5 s behind it). */
-  static List<Boolean> feed(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, Window w,
-      List<Timed> records) throws Exception {
+  static List<Boolean> feed(
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h,
+      Window w,
+      List<Timed> records)
+      throws Exception {
     List<Boolean> decisions = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
       Timed t = records.get(i);
       if (w == Window.TIME && i % 10 == 0) {
         h.processWatermark(t.ts() - EVENT.maxOutOfOrdernessMillis());
       }
-      h.processElement(w == Window.TIME ? new StreamRecord<>(t.record(), t.ts()) : new StreamRecord<>(t.record()));
+      h.processElement(
+          w == Window.TIME
+              ? new StreamRecord<>(t.record(), t.ts())
+              : new StreamRecord<>(t.record()));
       boolean emitted = false;
       Object o;
       while ((o = h.getOutput().poll()) != null) {
@@ -143,12 +170,18 @@ class AgedStateCompatibilityTest {
 
   static final int[] VERSIONS = {3, 4};
 
-  /** The geometry the files of a header layout version hold (literal: written by the sizing of their build). */
+  /**
+   * The geometry the files of a header layout version hold (literal: written by the sizing of their
+   * build).
+   */
   static AgedMath.Geometry geometry(Window w, int version) {
     if (version == 3) {
-      return w == Window.COUNT ? new AgedMath.Geometry(7, 50, 2, 4) : new AgedMath.Geometry(7, 50, 8, 24);
+      return w == Window.COUNT
+          ? new AgedMath.Geometry(7, 50, 2, 4)
+          : new AgedMath.Geometry(7, 50, 8, 24);
     }
-    return w == Window.COUNT ? AgedMath.Geometry.lineRows(4, 7, 50, 3, 4)
+    return w == Window.COUNT
+        ? AgedMath.Geometry.lineRows(4, 7, 50, 3, 4)
         : AgedMath.Geometry.lineRows(4, 7, 50, 15, 24);
   }
 
@@ -172,11 +205,18 @@ class AgedStateCompatibilityTest {
     List<Boolean> feed(List<Timed> records) {
       List<Boolean> out = new ArrayList<>();
       for (Timed t : records) {
-        AgedBloomFilter f = filters.computeIfAbsent(t.record().shard,
-            s -> AgedBloomFilter.open(geometry(window, version), new AgedClock(), window == Window.TIME,
-                new HeapPageStore()));
+        AgedBloomFilter f =
+            filters.computeIfAbsent(
+                t.record().shard,
+                s ->
+                    AgedBloomFilter.open(
+                        geometry(window, version),
+                        new AgedClock(),
+                        window == Window.TIME,
+                        new HeapPageStore()));
         if (window == Window.TIME) {
-          f.advanceToEpoch(Math.floorDiv(t.ts() - EVENT.maxOutOfOrdernessMillis(), GENERATION_MILLIS));
+          f.advanceToEpoch(
+              Math.floorDiv(t.ts() - EVENT.maxOutOfOrdernessMillis(), GENERATION_MILLIS));
         }
         out.add(!f.testAndAdd(t.record().h1, t.record().h2));
       }
@@ -188,18 +228,21 @@ class AgedStateCompatibilityTest {
     String name = file(w, writer, version);
     URL resource = AgedStateCompatibilityTest.class.getClassLoader().getResource(name);
     assertTrue(resource != null, "missing " + name);
-    assertTrue(Files.size(Paths.get(resource.toURI())) < 64 * 1024, name + ": golden file must stay small");
+    assertTrue(
+        Files.size(Paths.get(resource.toURI())) < 64 * 1024,
+        name + ": golden file must stay small");
     return OperatorSnapshotUtil.readStateHandle(Paths.get(resource.toURI()).toString());
   }
 
   /**
-   * Each file restored into each backend: the headers hold the literal geometry, generation
-   * length and clocks of the file; then the decisions equal the reference's, every written URL
-   * is a duplicate 10 s after the restore, and nearly all come back after the window.
+   * Each file restored into each backend: the headers hold the literal geometry, generation length
+   * and clocks of the file; then the decisions equal the reference's, every written URL is a
+   * duplicate 10 s after the restore, and nearly all come back after the window.
    */
   @ParameterizedTest
   @EnumSource(Backend.class)
-  void goldenSnapshotsRestoreWithTheirOwnGeometryAndTheSameDecisions(Backend backend) throws Exception {
+  void goldenSnapshotsRestoreWithTheirOwnGeometryAndTheSameDecisions(Backend backend)
+      throws Exception {
     for (int version : VERSIONS) {
       for (Window w : Window.values()) {
         for (Backend writer : Backend.values()) {
@@ -209,36 +252,47 @@ class AgedStateCompatibilityTest {
     }
   }
 
-  private void restoreAndCheck(Window w, Backend writer, int version, Backend backend) throws Exception {
+  private void restoreAndCheck(Window w, Backend writer, int version, Backend backend)
+      throws Exception {
     String what = w + " golden v" + version + " written by " + writer + ", restored on " + backend;
     var h = DedupOperatorTestKit.open(operator(w), backend, golden(w, writer, version));
     DedupOperator op = (DedupOperator) h.getOperator();
     Map<Integer, FilterHeader> stored = StoredState.headers(op);
     assertEquals(SHARDS, stored.size(), what);
     for (FilterHeader header : stored.values()) {
-      assertEquals(geometry(w, version), header.agedGeometry(), what + ": the geometry it was written with");
+      assertEquals(
+          geometry(w, version), header.agedGeometry(), what + ": the geometry it was written with");
       assertEquals(version, header.formatVersion(), what);
       assertEquals(w == Window.TIME ? GENERATION_MILLIS : 0, header.generationMillis(), what);
     }
     if (version == 3) {
-      assertEquals(w == Window.COUNT ? List.of(12L, 16L) : List.of(25L, 25L), List.of(
-          stored.get(0).agedClock().generation(), stored.get(1).agedClock().generation()), what + ": clocks");
+      assertEquals(
+          w == Window.COUNT ? List.of(12L, 16L) : List.of(25L, 25L),
+          List.of(stored.get(0).agedClock().generation(), stored.get(1).agedClock().generation()),
+          what + ": clocks");
     }
     if (w == Window.TIME) {
       // steps of T0 + 29.75 s - 5 s (the last record's, both shards)
-      assertEquals(Math.floorDiv(T0 + 29_750 - 5_000, GENERATION_MILLIS), stored.get(0).agedClock().epoch());
+      assertEquals(
+          Math.floorDiv(T0 + 29_750 - 5_000, GENERATION_MILLIS), stored.get(0).agedClock().epoch());
     }
     Reference ref = new Reference(w, version);
     ref.feed(written());
     for (int shard = 0; shard < SHARDS; shard++) {
-      assertEquals(ref.filters.get(shard).clock(), stored.get(shard).agedClock(), what + ": clock of shard " + shard);
+      assertEquals(
+          ref.filters.get(shard).clock(),
+          stored.get(shard).agedClock(),
+          what + ": clock of shard " + shard);
     }
     List<Timed> later = later();
     List<Boolean> expected = ref.feed(later);
     List<Boolean> got = feed(h, w, later);
     List<UrlRecord> records = later.stream().map(Timed::record).toList();
     assertSameDecisions(expected, got, records, what);
-    assertEquals(0, DedupOperatorTestKit.count(got.subList(0, WRITTEN)), what + ": a URL of the window came back");
+    assertEquals(
+        0,
+        DedupOperatorTestKit.count(got.subList(0, WRITTEN)),
+        what + ": a URL of the window came back");
     int again = DedupOperatorTestKit.count(got.subList(got.size() - WRITTEN, got.size()));
     // forgotten by (1 + slack) x the window: >= 99%, less false positives (1%): 2% of 120 is 2.4
     assertTrue(again >= WRITTEN - 5, what + ": re-emitted after the window: " + again);
@@ -253,9 +307,11 @@ class AgedStateCompatibilityTest {
         var h = DedupOperatorTestKit.open(operator(w), writer, null);
         feed(h, w, written());
         h.prepareSnapshotPreBarrier(1);
-        OperatorSubtaskState s = h.snapshotWithLocalState(1, 1, SavepointType.savepoint(SavepointFormatType.CANONICAL))
-            .getJobManagerOwnedState();
-        System.out.println(w + " " + writer + ": " + ((DedupOperator) h.getOperator()).openHeaders());
+        OperatorSubtaskState s =
+            h.snapshotWithLocalState(1, 1, SavepointType.savepoint(SavepointFormatType.CANONICAL))
+                .getJobManagerOwnedState();
+        System.out.println(
+            w + " " + writer + ": " + ((DedupOperator) h.getOperator()).openHeaders());
         h.close();
         Path out = Paths.get("src/test/resources", file(w, writer, FilterHeader.FORMAT_VERSION));
         Files.createDirectories(out.getParent());

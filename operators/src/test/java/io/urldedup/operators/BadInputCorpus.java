@@ -10,11 +10,11 @@ import java.util.SplittableRandom;
 /**
  * A deterministic generator of malformed input records, each with the {@link RejectReason} that
  * {@link DecodeFunction} must give it: random bytes, invalid UTF-8, over-long lines (up to 1 MiB
- * and more), empty and null values, control characters in hosts, unsupported schemes, relative
- * and host-less URLs, hosts and ports the WHATWG URL Standard fails, and for JSON input every
- * kind of wrong type,
- * missing, duplicated or malformed field. Categories take turns, so any {@code count} of at least
- * the number of categories covers them all. Nothing is stored: the same seed gives the same cases.
+ * and more), empty and null values, control characters in hosts, unsupported schemes, relative and
+ * host-less URLs, hosts and ports the WHATWG URL Standard fails, and for JSON input every kind of
+ * wrong type, missing, duplicated or malformed field. Categories take turns, so any {@code count}
+ * of at least the number of categories covers them all. Nothing is stored: the same seed gives the
+ * same cases.
  */
 public final class BadInputCorpus {
 
@@ -22,6 +22,7 @@ public final class BadInputCorpus {
   public static final class Case {
     public final RawRecord record;
     public final RejectReason expected;
+
     /** A short name of the generator that made it, for failure messages. */
     public final String category;
 
@@ -33,35 +34,126 @@ public final class BadInputCorpus {
   }
 
   private static final int MIB = 1 << 20;
-  private static final String[] SCHEMES = {"ftp", "mailto", "javascript", "file", "data", "ws",
-      "gopher", "urn", "tel", "chrome-extension", "HTTPX", "h.t+t-p"};
-  private static final String[] RELATIVE = {"/", "/a/b?c=d", "a.html", "../up", "./x", "?q=1",
-      "#top", "//cdn.example.com/x.js", "example.com/path", "www.example.com", "  /x  ", "%20"};
+  private static final String[] SCHEMES = {
+    "ftp",
+    "mailto",
+    "javascript",
+    "file",
+    "data",
+    "ws",
+    "gopher",
+    "urn",
+    "tel",
+    "chrome-extension",
+    "HTTPX",
+    "h.t+t-p"
+  };
+  private static final String[] RELATIVE = {
+    "/",
+    "/a/b?c=d",
+    "a.html",
+    "../up",
+    "./x",
+    "?q=1",
+    "#top",
+    "//cdn.example.com/x.js",
+    "example.com/path",
+    "www.example.com",
+    "  /x  ",
+    "%20"
+  };
+
   /** Hosts the WHATWG host parser fails (forbidden code points, IPv4, IPv6, IDNA, empty). */
-  private static final String[] BAD_HOSTS = {"http://", "http://ex%2Fample.com/",
-      "http://ex%40ample.com/", "http://a b.com/", "http://ex%zzample.com/",
-      "http://ex%C3ample.com/", "http://[::1/", "http://[1:2:3:zz]/", "http://[::1]x/",
-      "http://:80/", "http://@/x", "https://user:pass@/", "http://256.0.0.1/",
-      "http://1.2.3.4.5/", "http://foo.09/", "http://0x100000000/", "http://[1::2::3]/",
-      "http://a<b/", "http://a^b/", "http://a|b/", "http://exa%00mple.com/",
-      "http://xn--a.\u00df/", "http://\u00ad/", "http://a\u200db.com/"};
-  private static final String[] BAD_PORTS = {":65536", ":99999", ":123456", ":8o", ":-1",
-      ":+80", ":8080x", ":80:80"};
+  private static final String[] BAD_HOSTS = {
+    "http://",
+    "http://ex%2Fample.com/",
+    "http://ex%40ample.com/",
+    "http://a b.com/",
+    "http://ex%zzample.com/",
+    "http://ex%C3ample.com/",
+    "http://[::1/",
+    "http://[1:2:3:zz]/",
+    "http://[::1]x/",
+    "http://:80/",
+    "http://@/x",
+    "https://user:pass@/",
+    "http://256.0.0.1/",
+    "http://1.2.3.4.5/",
+    "http://foo.09/",
+    "http://0x100000000/",
+    "http://[1::2::3]/",
+    "http://a<b/",
+    "http://a^b/",
+    "http://a|b/",
+    "http://exa%00mple.com/",
+    "http://xn--a.\u00df/",
+    "http://\u00ad/",
+    "http://a\u200db.com/"
+  };
+
+  private static final String[] BAD_PORTS = {
+    ":65536", ":99999", ":123456", ":8o", ":-1", ":+80", ":8080x", ":80:80"
+  };
+
   /** Controls in a host (tab, LF and CR are removed by the standard, so not among them). */
-  private static final String[] CONTROL_JSON = {"\\u0000", "\\u0001", "\\u0008",
-      "\\u001f", "\\u007f", "\\u0085", "\\u009f"};
-  /** Surrogate escapes without their other half: no character, so bad_utf8 as the same bytes in text. */
-  private static final String[] LONE_SURROGATES = {"\\ud800", "\\udbff", "\\udc00", "\\uDFFF",
-      "\\ud800\\ud800", "\\udc00\\ud800", "\\ud83d"};
-  private static final String[] NOT_JSON = {"{", "{\"url\":", "{\"url\":\"http://a.com/\"",
-      "{\"url\":\"http://a.com/\",}", "{url:\"http://a.com/\"}", "{'url':'http://a.com/'}",
-      "tru", "nul", "{\"url\":\"http://a.com/\"} x", "{} {}", "{}{}", "[1,2",
-      "{\"a\":1 /* c */}", "{\"url\":\"http://a.com/\u0001\"}", "{\"a\":01}", "{\"a\":NaN}",
-      "{\"url\":\"\\x41\"}", "\"unterminated", "{\"a\":[}", "<html>", "http://a.com/", "#"};
-  private static final String[] NOT_OBJECT = {"[]", "[{\"url\":\"http://a.com/\"}]", "1", "-2.5e3",
-      "\"http://a.com/\"", "true", "false", "null", "  [1, {\"a\": [2]}]  "};
-  private static final String[] NOT_STRING = {"1", "-0.5", "true", "false", "null", "[]",
-      "[\"http://a.com/\"]", "{}", "{\"url\":\"http://a.com/\"}"};
+  private static final String[] CONTROL_JSON = {
+    "\\u0000", "\\u0001", "\\u0008", "\\u001f", "\\u007f", "\\u0085", "\\u009f"
+  };
+
+  /**
+   * Surrogate escapes without their other half: no character, so bad_utf8 as the same bytes in
+   * text.
+   */
+  private static final String[] LONE_SURROGATES = {
+    "\\ud800", "\\udbff", "\\udc00", "\\uDFFF", "\\ud800\\ud800", "\\udc00\\ud800", "\\ud83d"
+  };
+
+  private static final String[] NOT_JSON = {
+    "{",
+    "{\"url\":",
+    "{\"url\":\"http://a.com/\"",
+    "{\"url\":\"http://a.com/\",}",
+    "{url:\"http://a.com/\"}",
+    "{'url':'http://a.com/'}",
+    "tru",
+    "nul",
+    "{\"url\":\"http://a.com/\"} x",
+    "{} {}",
+    "{}{}",
+    "[1,2",
+    "{\"a\":1 /* c */}",
+    "{\"url\":\"http://a.com/\u0001\"}",
+    "{\"a\":01}",
+    "{\"a\":NaN}",
+    "{\"url\":\"\\x41\"}",
+    "\"unterminated",
+    "{\"a\":[}",
+    "<html>",
+    "http://a.com/",
+    "#"
+  };
+  private static final String[] NOT_OBJECT = {
+    "[]",
+    "[{\"url\":\"http://a.com/\"}]",
+    "1",
+    "-2.5e3",
+    "\"http://a.com/\"",
+    "true",
+    "false",
+    "null",
+    "  [1, {\"a\": [2]}]  "
+  };
+  private static final String[] NOT_STRING = {
+    "1",
+    "-0.5",
+    "true",
+    "false",
+    "null",
+    "[]",
+    "[\"http://a.com/\"]",
+    "{}",
+    "{\"url\":\"http://a.com/\"}"
+  };
   private static final String[] NOT_BOOLEAN = {"\"true\"", "1", "0", "null", "[]", "{}", "\"\""};
 
   private interface Gen {
@@ -97,8 +189,8 @@ public final class BadInputCorpus {
   }
 
   /**
-   * As {@link #generate(DecodeConfig, long, int)} with values of at most {@code maxValueBytes}
-   * (for transports with a message size limit, e.g. Kafka's 1 MB default).
+   * As {@link #generate(DecodeConfig, long, int)} with values of at most {@code maxValueBytes} (for
+   * transports with a message size limit, e.g. Kafka's 1 MB default).
    */
   public static List<Case> generate(DecodeConfig config, long seed, int count, int maxValueBytes) {
     Params p = new Params(config, maxValueBytes);
@@ -154,9 +246,16 @@ public final class BadInputCorpus {
 
   /** A URL with one malformed UTF-8 sequence inside. */
   private static Case badUtf8(SplittableRandom r, Params p) {
-    byte[][] bad = {{(byte) 0xC0, (byte) 0xAF}, {(byte) 0x80}, {(byte) 0xE2, (byte) 0x82},
-        {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF5, (byte) 0x80, (byte) 0x80,
-        (byte) 0x80}, {(byte) 0xC3, (byte) 0x28}, {(byte) 0xFE}, {(byte) 0xF0, (byte) 0x9F}};
+    byte[][] bad = {
+      {(byte) 0xC0, (byte) 0xAF},
+      {(byte) 0x80},
+      {(byte) 0xE2, (byte) 0x82},
+      {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+      {(byte) 0xF5, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+      {(byte) 0xC3, (byte) 0x28},
+      {(byte) 0xFE},
+      {(byte) 0xF0, (byte) 0x9F}
+    };
     byte[] v = p.wrap(goodUrl(r) + "\u0001", r);
     int at = indexOf(v, (byte) 1);
     byte[] s = bad[r.nextInt(bad.length)];
@@ -202,7 +301,9 @@ public final class BadInputCorpus {
       case 1:
         return c(new byte[0], RejectReason.EMPTY, "empty");
       default:
-        return c(" \t\r\n \r\n".substring(r.nextInt(6)).getBytes(UTF_8), RejectReason.EMPTY,
+        return c(
+            " \t\r\n \r\n".substring(r.nextInt(6)).getBytes(UTF_8),
+            RejectReason.EMPTY,
             "whitespace");
     }
   }
@@ -224,8 +325,10 @@ public final class BadInputCorpus {
       } while (k == '\t' || k == '\n' || k == '\r');
       ctl = String.valueOf((char) (k < 32 ? k : k < 34 ? 0x7F : 0x80 + (k - 34)));
     }
-    return c(p.wrap("http://" + host.substring(0, at) + ctl + host.substring(at) + "/", r),
-        RejectReason.BAD_HOST, "control-in-host");
+    return c(
+        p.wrap("http://" + host.substring(0, at) + ctl + host.substring(at) + "/", r),
+        RejectReason.BAD_HOST,
+        "control-in-host");
   }
 
   private static Case scheme(SplittableRandom r, Params p) {
@@ -233,14 +336,14 @@ public final class BadInputCorpus {
     if (s.equalsIgnoreCase("http") || s.equalsIgnoreCase("https")) {
       s = "ftp";
     }
-    return c(p.wrap(s + "://example.com/" + word(r, 5), r), RejectReason.UNSUPPORTED_SCHEME,
-        "scheme");
+    return c(
+        p.wrap(s + "://example.com/" + word(r, 5), r), RejectReason.UNSUPPORTED_SCHEME, "scheme");
   }
 
   private static Case relative(SplittableRandom r, Params p) {
     String u = r.nextBoolean() ? pick(r, RELATIVE) : "/" + word(r, 8) + "/" + word(r, 8);
-    return c(p.wrap(u, r), u.isBlank() ? RejectReason.EMPTY : RejectReason.RELATIVE_URL,
-        "relative");
+    return c(
+        p.wrap(u, r), u.isBlank() ? RejectReason.EMPTY : RejectReason.RELATIVE_URL, "relative");
   }
 
   private static Case badHost(SplittableRandom r, Params p) {
@@ -266,8 +369,10 @@ public final class BadInputCorpus {
   }
 
   private static Case badPort(SplittableRandom r, Params p) {
-    return c(p.wrap("http://" + word(r, 8) + ".com" + pick(r, BAD_PORTS) + "/", r),
-        RejectReason.BAD_PORT, "bad-port");
+    return c(
+        p.wrap("http://" + word(r, 8) + ".com" + pick(r, BAD_PORTS) + "/", r),
+        RejectReason.BAD_PORT,
+        "bad-port");
   }
 
   private static Case json(String text, RejectReason reason, String category) {
@@ -278,35 +383,71 @@ public final class BadInputCorpus {
     return open.repeat(depth) + inner + close.repeat(depth);
   }
 
-  private static final List<Gen> COMMON_GENS = List.of(
-      BadInputCorpus::randomBytes, BadInputCorpus::badUtf8, BadInputCorpus::tooLong,
-      BadInputCorpus::empty, BadInputCorpus::control, BadInputCorpus::scheme,
-      BadInputCorpus::relative, BadInputCorpus::badHost, BadInputCorpus::badPort);
+  private static final List<Gen> COMMON_GENS =
+      List.of(
+          BadInputCorpus::randomBytes,
+          BadInputCorpus::badUtf8,
+          BadInputCorpus::tooLong,
+          BadInputCorpus::empty,
+          BadInputCorpus::control,
+          BadInputCorpus::scheme,
+          BadInputCorpus::relative,
+          BadInputCorpus::badHost,
+          BadInputCorpus::badPort);
 
   private static final List<Gen> TEXT_GENS = List.of();
 
-  private static final List<Gen> JSON_GENS = List.of(
-      (r, p) -> json(pick(r, NOT_JSON), RejectReason.NOT_JSON, "not-json"),
-      (r, p) -> json(nest("{\"a\":", "1", "}", 1001 + r.nextInt(2000)), RejectReason.NOT_JSON,
-          "deep-nesting"),
-      (r, p) -> json(nest("[", "", "]", 1001 + r.nextInt(2000)), RejectReason.NOT_JSON,
-          "deep-array"),
-      (r, p) -> json(nest("[", "", "]", 1 + r.nextInt(900)), RejectReason.NOT_OBJECT,
-          "nested-array"),
-      (r, p) -> json(pick(r, NOT_OBJECT), RejectReason.NOT_OBJECT, "not-object"),
-      (r, p) -> json(r.nextBoolean() ? "{}" : "{\"URL\":\"" + goodUrl(r) + "\",\"x\":{\"url\":\""
-          + goodUrl(r) + "\"}}", RejectReason.MISSING_URL, "missing-url"),
-      (r, p) -> json("{\"url\":" + pick(r, NOT_STRING) + "}", RejectReason.URL_NOT_STRING,
-          "url-not-string"),
-      (r, p) -> json("{\"url\":\"" + goodUrl(r) + "\",\"force\":" + pick(r, NOT_BOOLEAN) + "}",
-          RejectReason.FORCE_NOT_BOOLEAN, "force-not-boolean"),
-      (r, p) -> json(r.nextBoolean()
-          ? "{\"url\":\"" + goodUrl(r) + "\",\"a\":1,\"url\":\"" + goodUrl(r) + "\"}"
-          : "{\"force\":true,\"url\":\"" + goodUrl(r) + "\",\"force\":false}",
-          RejectReason.DUPLICATE_FIELD, "duplicate"),
-      (r, p) -> json("{\"url\":\"http://" + word(r, 6) + (r.nextBoolean() ? pick(r, LONE_SURROGATES) + ".com/"
-          : ".com/" + word(r, 4) + pick(r, LONE_SURROGATES)) + "\"}", RejectReason.BAD_UTF8, "lone-surrogate"),
-      (r, p) -> json("{\"url\":\"http://" + word(r, 6) + "\\u0000.com/\"}",
-          RejectReason.BAD_HOST, "escaped-nul-in-host"),
-      (r, p) -> json("  \r\n ", RejectReason.EMPTY, "json-whitespace"));
+  private static final List<Gen> JSON_GENS =
+      List.of(
+          (r, p) -> json(pick(r, NOT_JSON), RejectReason.NOT_JSON, "not-json"),
+          (r, p) ->
+              json(
+                  nest("{\"a\":", "1", "}", 1001 + r.nextInt(2000)),
+                  RejectReason.NOT_JSON,
+                  "deep-nesting"),
+          (r, p) ->
+              json(nest("[", "", "]", 1001 + r.nextInt(2000)), RejectReason.NOT_JSON, "deep-array"),
+          (r, p) ->
+              json(nest("[", "", "]", 1 + r.nextInt(900)), RejectReason.NOT_OBJECT, "nested-array"),
+          (r, p) -> json(pick(r, NOT_OBJECT), RejectReason.NOT_OBJECT, "not-object"),
+          (r, p) ->
+              json(
+                  r.nextBoolean()
+                      ? "{}"
+                      : "{\"URL\":\"" + goodUrl(r) + "\",\"x\":{\"url\":\"" + goodUrl(r) + "\"}}",
+                  RejectReason.MISSING_URL,
+                  "missing-url"),
+          (r, p) ->
+              json(
+                  "{\"url\":" + pick(r, NOT_STRING) + "}",
+                  RejectReason.URL_NOT_STRING,
+                  "url-not-string"),
+          (r, p) ->
+              json(
+                  "{\"url\":\"" + goodUrl(r) + "\",\"force\":" + pick(r, NOT_BOOLEAN) + "}",
+                  RejectReason.FORCE_NOT_BOOLEAN,
+                  "force-not-boolean"),
+          (r, p) ->
+              json(
+                  r.nextBoolean()
+                      ? "{\"url\":\"" + goodUrl(r) + "\",\"a\":1,\"url\":\"" + goodUrl(r) + "\"}"
+                      : "{\"force\":true,\"url\":\"" + goodUrl(r) + "\",\"force\":false}",
+                  RejectReason.DUPLICATE_FIELD,
+                  "duplicate"),
+          (r, p) ->
+              json(
+                  "{\"url\":\"http://"
+                      + word(r, 6)
+                      + (r.nextBoolean()
+                          ? pick(r, LONE_SURROGATES) + ".com/"
+                          : ".com/" + word(r, 4) + pick(r, LONE_SURROGATES))
+                      + "\"}",
+                  RejectReason.BAD_UTF8,
+                  "lone-surrogate"),
+          (r, p) ->
+              json(
+                  "{\"url\":\"http://" + word(r, 6) + "\\u0000.com/\"}",
+                  RejectReason.BAD_HOST,
+                  "escaped-nul-in-host"),
+          (r, p) -> json("  \r\n ", RejectReason.EMPTY, "json-whitespace"));
 }

@@ -24,8 +24,9 @@ class DecodeConfigTest {
     assertEquals(DecodeConfig.KeyMode.HOST, c.keyMode());
     assertEquals(List.of(), c.stripParams());
     assertEquals(false, c.stripWww());
-    assertEquals(List.of("jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid", "cfid",
-        "cftoken"), DecodeConfig.builder().stripParams("default").build().stripParams());
+    assertEquals(
+        List.of("jsessionid", "phpsessid", "sid", "sessionid", "aspsessionid", "cfid", "cftoken"),
+        DecodeConfig.builder().stripParams("default").build().stripParams());
   }
 
   @Test
@@ -42,7 +43,8 @@ class DecodeConfigTest {
   @Test
   void stripParamsSpec() {
     assertEquals(List.of(), DecodeConfig.builder().stripParams("none").build().stripParams());
-    assertEquals(List.of("utm_source", "sid"),
+    assertEquals(
+        List.of("utm_source", "sid"),
         DecodeConfig.builder().stripParams(" UTM_Source , sid,sid").build().stripParams());
   }
 
@@ -63,22 +65,40 @@ class DecodeConfigTest {
     DecodeConfig base = DecodeConfig.builder().hashSeed(42).build();
     long fp = base.canonicalizationFingerprint();
     assertTrue(fp != 0, "0 means unknown");
-    DecodeConfig other = DecodeConfig.builder().hashSeed(7).shards(9).format("json").keyMode("domain")
-        .maxUrlBytes(100).build();
+    DecodeConfig other =
+        DecodeConfig.builder()
+            .hashSeed(7)
+            .shards(9)
+            .format("json")
+            .keyMode("domain")
+            .maxUrlBytes(100)
+            .build();
     assertEquals(fp, other.canonicalizationFingerprint());
-    assertEquals(DecodeConfig.builder().stripParams("sid,jsessionid").build().canonicalizationFingerprint(),
+    assertEquals(
+        DecodeConfig.builder().stripParams("sid,jsessionid").build().canonicalizationFingerprint(),
         DecodeConfig.builder().stripParams("JSESSIONID,sid").build().canonicalizationFingerprint());
     assertTrue(fp != DecodeConfig.builder().stripWww(true).build().canonicalizationFingerprint());
-    assertTrue(fp != DecodeConfig.builder().stripParams("sid").build().canonicalizationFingerprint());
+    assertTrue(
+        fp != DecodeConfig.builder().stripParams("sid").build().canonicalizationFingerprint());
     assertTrue(fp != DecodeConfig.builder().sortParams(true).build().canonicalizationFingerprint());
-    assertTrue(fp != DecodeConfig.builder().dropEmptyParams(true).build().canonicalizationFingerprint());
-    assertTrue(fp != DecodeConfig.builder().collapseSlashes(true).build().canonicalizationFingerprint());
-    assertEquals("canonicalization-version=" + DecodeConfig.CANONICALIZATION_VERSION
-        + "\nparser=" + io.urldedup.operators.url.WhatwgUrlParser.VERSION
-        + "\n--strip-params=jsessionid,sid\n--strip-www=true\n",
-        DecodeConfig.builder().hashSeed(42).stripParams("sid,jsessionid").stripWww(true).build()
+    assertTrue(
+        fp != DecodeConfig.builder().dropEmptyParams(true).build().canonicalizationFingerprint());
+    assertTrue(
+        fp != DecodeConfig.builder().collapseSlashes(true).build().canonicalizationFingerprint());
+    assertEquals(
+        "canonicalization-version="
+            + DecodeConfig.CANONICALIZATION_VERSION
+            + "\nparser="
+            + io.urldedup.operators.url.WhatwgUrlParser.VERSION
+            + "\n--strip-params=jsessionid,sid\n--strip-www=true\n",
+        DecodeConfig.builder()
+            .hashSeed(42)
+            .stripParams("sid,jsessionid")
+            .stripWww(true)
+            .build()
             .canonicalizationSettings());
     assertEquals(9, other.urlMapping().shards());
-    assertEquals(new io.urldedup.state.UrlHasher(7).seedFingerprint(), other.urlMapping().seedFingerprint());
+    assertEquals(
+        new io.urldedup.state.UrlHasher(7).seedFingerprint(), other.urlMapping().seedFingerprint());
   }
 }

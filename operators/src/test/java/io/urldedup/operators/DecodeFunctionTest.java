@@ -75,37 +75,48 @@ class DecodeFunctionTest {
   }
 
   /** Reasons the WHATWG parser never gives (UNPARSEABLE only for a decoder bug). */
-  /** Not produced by the decoder: no longer given, a bug, or only with event time from JSON (tested below). */
+  /**
+   * Not produced by the decoder: no longer given, a bug, or only with event time from JSON (tested
+   * below).
+   */
   private static final EnumSet<RejectReason> NOT_PRODUCED =
       EnumSet.of(RejectReason.CONTROL_CHARS, RejectReason.UNPARSEABLE, RejectReason.BAD_TIMESTAMP);
 
   /**
    * Event time from JSON: records come stamped by {@link JsonTimestampAssigner}; one without a
-   * valid ts is a dead letter bad_timestamp naming the problem, after the URL checks (a record
-   * that is not JSON is not_json); stamped records pass with their timestamp.
+   * valid ts is a dead letter bad_timestamp naming the problem, after the URL checks (a record that
+   * is not JSON is not_json); stamped records pass with their timestamp.
    */
   @Test
   void eventTimeFromJsonRejectsRecordsWithoutTs() throws Exception {
     DecodeFunction fn = new DecodeFunction(cfg("json").build(), true);
     JsonTimestampAssigner assigner = new JsonTimestampAssigner();
-    String[] values = {"{\"url\":\"http://a.example/\",\"ts\":1000}", "{\"url\":\"http://b.example/\"}",
-        "{\"url\":\"http://c.example/\",\"ts\":\"noon\"}", "not json"};
-    try (OneInputStreamOperatorTestHarness<RawRecord, UrlRecord> h = ProcessFunctionTestHarnesses.forProcessFunction(fn)) {
+    String[] values = {
+      "{\"url\":\"http://a.example/\",\"ts\":1000}",
+      "{\"url\":\"http://b.example/\"}",
+      "{\"url\":\"http://c.example/\",\"ts\":\"noon\"}",
+      "not json"
+    };
+    try (OneInputStreamOperatorTestHarness<RawRecord, UrlRecord> h =
+        ProcessFunctionTestHarnesses.forProcessFunction(fn)) {
       for (String v : values) {
         RawRecord r = raw(v);
         h.processElement(r, assigner.extractTimestamp(r, Long.MIN_VALUE));
       }
       List<StreamRecord<? extends UrlRecord>> out = new ArrayList<>();
-      h.getOutput().forEach(o -> {
-        if (o instanceof StreamRecord<?> sr) {
-          out.add((StreamRecord<? extends UrlRecord>) sr);
-        }
-      });
+      h.getOutput()
+          .forEach(
+              o -> {
+                if (o instanceof StreamRecord<?> sr) {
+                  out.add((StreamRecord<? extends UrlRecord>) sr);
+                }
+              });
       assertEquals(1, out.size());
       assertEquals(1000, out.get(0).getTimestamp());
       List<DeadLetter> dead = new ArrayList<>();
       h.getSideOutput(DecodeFunction.DEAD_LETTERS).forEach(d -> dead.add(d.getValue()));
-      assertEquals(List.of(RejectReason.BAD_TIMESTAMP, RejectReason.BAD_TIMESTAMP, RejectReason.NOT_JSON),
+      assertEquals(
+          List.of(RejectReason.BAD_TIMESTAMP, RejectReason.BAD_TIMESTAMP, RejectReason.NOT_JSON),
           dead.stream().map(d -> d.reason).toList());
       assertTrue(dead.get(0).detail.contains("no top-level field 'ts'"), dead.get(0).detail);
       assertTrue(dead.get(1).detail.contains("ISO-8601"), dead.get(1).detail);
@@ -141,8 +152,12 @@ class DecodeFunctionTest {
   @Test
   void textRecord() throws Exception {
     RecordHeaders headers = RecordHeaders.of("trace", "abc".getBytes(UTF_8));
-    RawRecord in = new RawRecord("in-key".getBytes(UTF_8),
-        " HTTP://Example.COM:80/a/./b#x\r\n".getBytes(UTF_8), headers, "urls-2@17");
+    RawRecord in =
+        new RawRecord(
+            "in-key".getBytes(UTF_8),
+            " HTTP://Example.COM:80/a/./b#x\r\n".getBytes(UTF_8),
+            headers,
+            "urls-2@17");
     UrlRecord r = one(cfg("text").build(), in);
     String canon = "http://example.com/a/b";
     assertEquals(canon, r.url());
@@ -192,8 +207,9 @@ class DecodeFunctionTest {
 
   @Test
   void jsonPassesEveryOtherByteThrough() throws Exception {
-    String before = "{ \"id\" : 7,\"nested\":{\"url\":\"not me\",\"a\":[1,2.50e3,null,true]},"
-        + "\"txt\":\"caf\u00e9 \\u00e9 \\\" \\\\\",\"dup\":1,\"dup\":2,  \"url\" :  \"";
+    String before =
+        "{ \"id\" : 7,\"nested\":{\"url\":\"not me\",\"a\":[1,2.50e3,null,true]},"
+            + "\"txt\":\"caf\u00e9 \\u00e9 \\\" \\\\\",\"dup\":1,\"dup\":2,  \"url\" :  \"";
     String after = "\" , \"force\":false ,\"tail\":\"\ud83d\ude00\"}  \n";
     String in = before + "HTTP://Example.com/a/../b?z=1&a=2" + after;
     UrlRecord r = one(cfg("json").build(), raw(in));
@@ -225,7 +241,8 @@ class DecodeFunctionTest {
   @Test
   void keyModes() throws Exception {
     String url = "http://www.sub.example.co.uk/x";
-    assertArrayEquals("www.sub.example.co.uk".getBytes(UTF_8),
+    assertArrayEquals(
+        "www.sub.example.co.uk".getBytes(UTF_8),
         one(cfg("text").keyMode("host").build(), raw(url)).key());
     UrlRecord d = one(cfg("text").keyMode("domain").build(), raw(url));
     assertArrayEquals("example.co.uk".getBytes(UTF_8), d.key());
@@ -233,15 +250,18 @@ class DecodeFunctionTest {
     assertNull(one(cfg("text").keyMode("none").build(), raw(url)).key());
     DecodeConfig domain = cfg("text").keyMode("DOMAIN").build();
     assertArrayEquals("10.1.2.3".getBytes(UTF_8), one(domain, raw("http://10.1.2.3:8080/")).key());
-    assertArrayEquals("a.b.unknowntld".getBytes(UTF_8), one(domain, raw("http://a.b.unknowntld/")).key());
+    assertArrayEquals(
+        "a.b.unknowntld".getBytes(UTF_8), one(domain, raw("http://a.b.unknowntld/")).key());
     assertArrayEquals("[::1]".getBytes(UTF_8), one(domain, raw("http://[::1]/")).key());
-    assertArrayEquals("x.blogspot.com".getBytes(UTF_8), one(domain, raw("http://x.blogspot.com/")).key());
+    assertArrayEquals(
+        "x.blogspot.com".getBytes(UTF_8), one(domain, raw("http://x.blogspot.com/")).key());
   }
 
   @Test
   void rulesFromConfig() throws Exception {
     DecodeConfig c = cfg("text").stripParams("default").stripWww(true).build();
-    assertEquals("http://example.com/a?x=1",
+    assertEquals(
+        "http://example.com/a?x=1",
         one(c, raw("http://www.example.com/a;jsessionid=1?SID=2&x=1")).url());
   }
 
@@ -281,8 +301,8 @@ class DecodeFunctionTest {
       assertTrue(d.detail != null && !d.detail.isEmpty());
       seen.add(d.reason);
     }
-    DeadLetter bad = rejected(text, new RawRecord(null, new byte[] {'h', (byte) 0xC0, (byte) 0xAF},
-        null, "x"));
+    DeadLetter bad =
+        rejected(text, new RawRecord(null, new byte[] {'h', (byte) 0xC0, (byte) 0xAF}, null, "x"));
     assertEquals(RejectReason.BAD_UTF8, bad.reason);
     seen.add(bad.reason);
     assertEquals(EnumSet.complementOf(NOT_PRODUCED), seen);
@@ -307,21 +327,53 @@ class DecodeFunctionTest {
     for (String[] c : cases) {
       DeadLetter d = rejected(json, raw(c[0]));
       assertEquals(RejectReason.BAD_UTF8, d.reason, c[0] + ": " + d.detail);
-      assertEquals("field 'url' has an unpaired surrogate escape " + c[1] + " at byte " + c[2]
-          + " (no Unicode character)", d.detail, c[0]);
-      assertEquals(c[1], c[0].substring(Integer.parseInt(c[2]), Integer.parseInt(c[2]) + 6), "the byte is the escape's");
+      assertEquals(
+          "field 'url' has an unpaired surrogate escape "
+              + c[1]
+              + " at byte "
+              + c[2]
+              + " (no Unicode character)",
+          d.detail,
+          c[0]);
+      assertEquals(
+          c[1],
+          c[0].substring(Integer.parseInt(c[2]), Integer.parseInt(c[2]) + 6),
+          "the byte is the escape's");
     }
     // the same code unit as bytes in text (CESU-8): bad_utf8 too
-    byte[] text = {'h', 't', 't', 'p', ':', '/', '/', 'a', '.', 'c', 'o', 'm', '/', (byte) 0xED, (byte) 0xA0, (byte) 0x80};
-    assertEquals(RejectReason.BAD_UTF8, rejected(cfg("text").build(), new RawRecord(null, text, null, "x")).reason);
+    byte[] text = {
+      'h',
+      't',
+      't',
+      'p',
+      ':',
+      '/',
+      '/',
+      'a',
+      '.',
+      'c',
+      'o',
+      'm',
+      '/',
+      (byte) 0xED,
+      (byte) 0xA0,
+      (byte) 0x80
+    };
+    assertEquals(
+        RejectReason.BAD_UTF8,
+        rejected(cfg("text").build(), new RawRecord(null, text, null, "x")).reason);
     // a pair is one character, as its UTF-8 in text is
-    assertEquals("http://a.com/%F0%9F%98%80", one(json, raw("{\"url\":\"http://a.com/\\ud83d\\ude00\"}")).url());
-    assertEquals("http://a.com/%F0%9F%98%80", one(cfg("text").build(), raw("http://a.com/\ud83d\ude00")).url());
+    assertEquals(
+        "http://a.com/%F0%9F%98%80",
+        one(json, raw("{\"url\":\"http://a.com/\\ud83d\\ude00\"}")).url());
+    assertEquals(
+        "http://a.com/%F0%9F%98%80",
+        one(cfg("text").build(), raw("http://a.com/\ud83d\ude00")).url());
   }
 
   /**
-   * Issue 21: a not_json detail says what is wrong and at which byte in words of our own, never
-   * the parser's (its token names, limit classes and advice change with its versions).
+   * Issue 21: a not_json detail says what is wrong and at which byte in words of our own, never the
+   * parser's (its token names, limit classes and advice change with its versions).
    */
   @Test
   void notJsonDetailsAreShortAndStable() throws Exception {
@@ -378,8 +430,15 @@ class DecodeFunctionTest {
       assertEquals(k.record.origin(), d.origin);
       assertArrayEquals(k.record.value, d.value);
       if (k.expected != d.reason) {
-        wrong.putIfAbsent(k.category, k.expected + " expected, got " + d.reason + " (" + d.detail
-            + ") for " + preview(k.record.value));
+        wrong.putIfAbsent(
+            k.category,
+            k.expected
+                + " expected, got "
+                + d.reason
+                + " ("
+                + d.detail
+                + ") for "
+                + preview(k.record.value));
       }
     }
     assertTrue(wrong.isEmpty(), () -> String.join("\n", wrong.values()));
@@ -388,9 +447,14 @@ class DecodeFunctionTest {
     cases.forEach(k -> expected.add(k.expected));
     EnumSet<RejectReason> all = EnumSet.complementOf(NOT_PRODUCED);
     if (c.format() == DecodeConfig.Format.TEXT) {
-      all.removeAll(EnumSet.of(RejectReason.NOT_JSON, RejectReason.NOT_OBJECT,
-          RejectReason.MISSING_URL, RejectReason.URL_NOT_STRING, RejectReason.FORCE_NOT_BOOLEAN,
-          RejectReason.DUPLICATE_FIELD));
+      all.removeAll(
+          EnumSet.of(
+              RejectReason.NOT_JSON,
+              RejectReason.NOT_OBJECT,
+              RejectReason.MISSING_URL,
+              RejectReason.URL_NOT_STRING,
+              RejectReason.FORCE_NOT_BOOLEAN,
+              RejectReason.DUPLICATE_FIELD));
     }
     assertEquals(all, expected, "corpus covers every reason of the format");
   }
@@ -421,8 +485,11 @@ class DecodeFunctionTest {
   @Test
   void fuzz() throws Exception {
     SplittableRandom r = new SplittableRandom(7);
-    String[] seeds = {"{\"url\":\"http://a.com/x?b=1&a=2\",\"force\":true,\"m\":[1,{\"k\":null}]}",
-        "http://www.example.com/a/../b;jsessionid=1?x=%2d", "{\"url\":\"http://[::1]:8/\"}"};
+    String[] seeds = {
+      "{\"url\":\"http://a.com/x?b=1&a=2\",\"force\":true,\"m\":[1,{\"k\":null}]}",
+      "http://www.example.com/a/../b;jsessionid=1?x=%2d",
+      "{\"url\":\"http://[::1]:8/\"}"
+    };
     for (String format : new String[] {"text", "json"}) {
       List<RawRecord> in = new ArrayList<>();
       for (int i = 0; i < 4_000; i++) {

@@ -16,8 +16,8 @@ import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 
 /**
- * A real (local) job with generic types disabled: any fallback to Kryo for the record types
- * would fail it. Records cross the source and a rebalance, so they go through the serializers.
+ * A real (local) job with generic types disabled: any fallback to Kryo for the record types would
+ * fail it. Records cross the source and a rebalance, so they go through the serializers.
  */
 class DecodePipelineTest {
 
@@ -30,22 +30,30 @@ class DecodePipelineTest {
     List<RawRecord> in = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       String v = i % 5 == 0 ? "ftp://x/" + i : "HTTP://Host" + i + ".example.com/a/../b";
-      in.add(new RawRecord(null, v.getBytes(UTF_8), RecordHeaders.of("i", new byte[] {(byte) i}),
-          "t@" + i));
+      in.add(
+          new RawRecord(
+              null, v.getBytes(UTF_8), RecordHeaders.of("i", new byte[] {(byte) i}), "t@" + i));
     }
     DecodeConfig config = DecodeConfig.builder().hashSeed(3).shards(16).build();
     SingleOutputStreamOperator<UrlRecord> decoded =
         env.fromData(in).rebalance().process(new DecodeFunction(config));
-    assertInstanceOf(UrlRecordSerializer.class,
+    assertInstanceOf(
+        UrlRecordSerializer.class,
         decoded.getType().createSerializer(env.getConfig().getSerializerConfig()));
     DataStream<DeadLetter> dead = decoded.getSideOutput(DecodeFunction.DEAD_LETTERS);
-    assertInstanceOf(DeadLetterSerializer.class,
+    assertInstanceOf(
+        DeadLetterSerializer.class,
         dead.getType().createSerializer(env.getConfig().getSerializerConfig()));
 
-    DataStream<String> all = decoded.rebalance().map(r -> "ok " + r.shard + " " + r.url())
-        .returns(Types.STRING)
-        .union(dead.rebalance().map(d -> "dead " + d.reason.label() + " " + d.origin)
-            .returns(Types.STRING));
+    DataStream<String> all =
+        decoded
+            .rebalance()
+            .map(r -> "ok " + r.shard + " " + r.url())
+            .returns(Types.STRING)
+            .union(
+                dead.rebalance()
+                    .map(d -> "dead " + d.reason.label() + " " + d.origin)
+                    .returns(Types.STRING));
     int ok = 0;
     int bad = 0;
     try (CloseableIterator<String> it = all.executeAndCollect("decode-pipeline-test")) {

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 class DedupGaugesTest {
 
   /**
-   * Scalable with a 8 KiB cap per shard: 100 URLs fill the first slice, the next slice (200 at
-   * half the error) still fits, the one after does not: a shard saturates after about 300 URLs,
-   * and overfilling then drives its FPR past 2x the target.
+   * Scalable with a 8 KiB cap per shard: 100 URLs fill the first slice, the next slice (200 at half
+   * the error) still fits, the one after does not: a shard saturates after about 300 URLs, and
+   * overfilling then drives its FPR past 2x the target.
    */
   @Test
   void scalableGaugesFollowTheHeadersAndWarnOncePerShard() throws Exception {
@@ -38,25 +38,40 @@ class DedupGaugesTest {
       feed(h, urls("g", 0, 400)); // ~50 per shard: nothing saturated
       op.publishGauges();
       DedupMetrics m = op.metrics();
-      assertEquals(sumInserts(op.openHeaders()), m.estimatedDistinct(), "scalable: the exact insert counters");
+      assertEquals(
+          sumInserts(op.openHeaders()),
+          m.estimatedDistinct(),
+          "scalable: the exact insert counters");
       assertEquals(0, m.saturated());
       assertEquals(maxFpr(op) / spec.fpr(), m.fprOverTarget(), 1e-12);
       assertTrue(m.fprOverTarget() < 1, "fprOverTarget " + m.fprOverTarget());
 
-      feed(h, urls("g", 400, 8000)); // ~1000 per shard: every shard saturated and far over its cap's FPR
+      feed(
+          h,
+          urls(
+              "g", 400, 8000)); // ~1000 per shard: every shard saturated and far over its cap's FPR
       op.publishGauges();
       op.publishGauges(); // a second publish warns no more
       Map<Integer, FilterHeader> headers = op.openHeaders();
-      assertTrue(headers.values().stream().allMatch(FilterHeader::saturated), "all shards saturated");
+      assertTrue(
+          headers.values().stream().allMatch(FilterHeader::saturated), "all shards saturated");
       assertEquals(sumInserts(headers), m.estimatedDistinct());
       assertEquals(1, m.saturated());
       assertEquals(maxFpr(op) / spec.fpr(), m.fprOverTarget(), 1e-12);
-      assertTrue(m.fprOverTarget() > FilterHealth.FPR_WARN_FACTOR, "fprOverTarget " + m.fprOverTarget());
+      assertTrue(
+          m.fprOverTarget() > FilterHealth.FPR_WARN_FACTOR, "fprOverTarget " + m.fprOverTarget());
       List<String> w = warnings.messages();
       for (int shard : headers.keySet()) {
-        assertEquals(1, w.stream().filter(s -> s.startsWith("shard " + shard + " saturated")).count(), w.toString());
-        assertEquals(1, w.stream().filter(s -> s.startsWith("shard " + shard + ": estimated false-positive rate"))
-            .count(), w.toString());
+        assertEquals(
+            1,
+            w.stream().filter(s -> s.startsWith("shard " + shard + " saturated")).count(),
+            w.toString());
+        assertEquals(
+            1,
+            w.stream()
+                .filter(s -> s.startsWith("shard " + shard + ": estimated false-positive rate"))
+                .count(),
+            w.toString());
       }
       h.close();
     }
@@ -76,14 +91,20 @@ class DedupGaugesTest {
         feed(h, urls("c", 0, 200));
         op.publishGauges();
         op.publishGauges();
-        long said = warnings.messages().stream().filter(m -> m.contains("more than its page cache")).count();
+        long said =
+            warnings.messages().stream()
+                .filter(m -> m.contains("more than its page cache"))
+                .count();
         assertEquals(cachePages == 8 ? 1 : 0, said, cachePages + " pages: " + warnings.messages());
         h.close();
       }
     }
   }
 
-  /** Stable: estimatedDistinct is the model's estimate of what the shards still hold, never saturated. */
+  /**
+   * Stable: estimatedDistinct is the model's estimate of what the shards still hold, never
+   * saturated.
+   */
   @Test
   void stableEstimatedDistinctIsTheModelsHolding() throws Exception {
     FilterSpec spec = FilterSpec.stable(0.01, 4 * 1024, 2);
@@ -98,17 +119,18 @@ class DedupGaugesTest {
       held += new StableHolding(hd.stableGeometry()).held(hd.inserts());
     }
     assertEquals(Math.round(held), m.estimatedDistinct());
-    assertTrue(m.estimatedDistinct() < sumInserts(headers), "some forgotten: " + m.estimatedDistinct());
+    assertTrue(
+        m.estimatedDistinct() < sumInserts(headers), "some forgotten: " + m.estimatedDistinct());
     assertEquals(0, m.saturated());
     assertEquals(maxFpr(op) / spec.fpr(), m.fprOverTarget(), 1e-12);
     h.close();
   }
 
   /**
-   * The page cache gauges are the cache's own counters. A cache that holds every page of the
-   * filter misses each page at most once (its first touch) and writes nothing back before a
-   * checkpoint, whose flush then writes back what is dirty; a cache of 2 pages in front of 8 shards'
-   * 4-page filters keeps missing and writes its dirty victims back. On real RocksDB.
+   * The page cache gauges are the cache's own counters. A cache that holds every page of the filter
+   * misses each page at most once (its first touch) and writes nothing back before a checkpoint,
+   * whose flush then writes back what is dirty; a cache of 2 pages in front of 8 shards' 4-page
+   * filters keeps missing and writes its dirty victims back. On real RocksDB.
    */
   @Test
   void pageCacheGaugesCountMissesAndWriteBacks() throws Exception {
@@ -123,11 +145,14 @@ class DedupGaugesTest {
     long pages = m.stateBytes() / 4096;
     assertEquals(8 * 4, pages, "8 shards of 4 pages");
     assertTrue(m.cacheMisses() > 0 && m.cacheMisses() <= pages, "misses " + m.cacheMisses());
-    assertTrue(m.cacheHits() >= records.size() - m.cacheMisses(), "at least one page per record: " + m.cacheHits());
+    assertTrue(
+        m.cacheHits() >= records.size() - m.cacheMisses(),
+        "at least one page per record: " + m.cacheHits());
     assertEquals(0, m.cacheWriteBacks(), "nothing evicted, no checkpoint yet");
     checkpoint(whole, 1);
     op.publishGauges();
-    assertTrue(m.cacheWriteBacks() > 0 && m.cacheWriteBacks() <= pages, "flush: " + m.cacheWriteBacks());
+    assertTrue(
+        m.cacheWriteBacks() > 0 && m.cacheWriteBacks() <= pages, "flush: " + m.cacheWriteBacks());
     whole.close();
 
     var small = open(spec, 2, Backend.ROCKSDB, null);
@@ -152,7 +177,11 @@ class DedupGaugesTest {
   /** The worst open shard's model FPR, from copies of the headers. */
   private static double maxFpr(DedupOperator op) {
     return op.openHeaders().values().stream()
-        .mapToDouble(hd -> io.urldedup.state.Filters.open(hd, new io.urldedup.state.HeapPageStore()).estimatedFpr())
-        .max().orElse(0);
+        .mapToDouble(
+            hd ->
+                io.urldedup.state.Filters.open(hd, new io.urldedup.state.HeapPageStore())
+                    .estimatedFpr())
+        .max()
+        .orElse(0);
   }
 }

@@ -41,7 +41,8 @@ class DedupOperatorAllocationTest {
     public void emitWatermark(Watermark mark) {}
 
     @Override
-    public void emitWatermarkStatus(org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus s) {}
+    public void emitWatermarkStatus(
+        org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus s) {}
 
     @Override
     public void emitWatermark(org.apache.flink.runtime.event.WatermarkEvent watermark) {}
@@ -50,7 +51,8 @@ class DedupOperatorAllocationTest {
     public void emitLatencyMarker(LatencyMarker latencyMarker) {}
 
     @Override
-    public void emitRecordAttributes(org.apache.flink.streaming.runtime.streamrecord.RecordAttributes a) {}
+    public void emitRecordAttributes(
+        org.apache.flink.streaming.runtime.streamrecord.RecordAttributes a) {}
 
     @Override
     public void close() {}
@@ -61,10 +63,13 @@ class DedupOperatorAllocationTest {
   void steadyStateRecordsAllocateNothing(FilterSpec.Kind kind) throws Exception {
     FilterSpec spec = DedupOperatorTestKit.spec(kind);
     CountingOutput out = new CountingOutput();
-    var h = DedupOperatorTestKit.harness(spec, DedupOperatorTestKit.MAPPING, 1024, Backend.HASHMAP, 1, 0);
+    var h =
+        DedupOperatorTestKit.harness(
+            spec, DedupOperatorTestKit.MAPPING, 1024, Backend.HASHMAP, 1, 0);
     h.setOutputCreator(serializer -> out);
     h.open();
-    // gauges are recomputed at most every 5 s, off the per-record budget; keep them out of the window
+    // gauges are recomputed at most every 5 s, off the per-record budget; keep them out of the
+    // window
     ((DedupOperator) h.getOperator()).health().periodNanos = Long.MAX_VALUE;
     List<StreamRecord<UrlRecord>> records = new ArrayList<>();
     for (UrlRecord r : urls("alloc", 0, 400)) {
@@ -77,7 +82,8 @@ class DedupOperatorAllocationTest {
     }
     assertEquals(400, out.records, "each URL emitted once");
 
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long tid = Thread.currentThread().getId();
     int rounds = 500;
     long before = mx.getThreadAllocatedBytes(tid);

@@ -60,7 +60,8 @@ class DedupOperatorTest {
     List<UrlRecord> out = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
       int u = skewed && rnd.nextInt(4) == 0 ? rnd.nextInt(50) : rnd.nextInt(1000);
-      UrlRecord r = record("https://host" + (u % 13) + ".example/" + prefix + "/" + u, i % 50 == 49);
+      UrlRecord r =
+          record("https://host" + (u % 13) + ".example/" + prefix + "/" + u, i % 50 == 49);
       out.add(r);
     }
     return out;
@@ -77,8 +78,10 @@ class DedupOperatorTest {
     Map<Integer, Long> arrivals = new HashMap<>();
     Map<String, Long> emittedAt = new HashMap<>();
     double e = 0;
-    StableMath.Geometry g = spec.kind() == FilterSpec.Kind.STABLE
-        ? StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits()) : null;
+    StableMath.Geometry g =
+        spec.kind() == FilterSpec.Kind.STABLE
+            ? StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits())
+            : null;
     for (UrlRecord r : records) {
       long n = arrivals.merge(r.shard, 1L, Long::sum) - 1;
       Long last = emittedAt.get(r.url());
@@ -128,8 +131,10 @@ class DedupOperatorTest {
 
     op.publishGauges(); // the operator does this at most every 5 s
     assertTrue(m.fillRatio() > 0 && m.fillRatio() < 1, "fillRatio " + m.fillRatio());
-    assertTrue(m.estimatedFpr() > 0 && m.estimatedFpr() <= spec.fpr(), "estimatedFpr " + m.estimatedFpr());
-    assertTrue(m.stateBytes() >= DedupOperatorTestKit.SHARDS * 4096L, "stateBytes " + m.stateBytes());
+    assertTrue(
+        m.estimatedFpr() > 0 && m.estimatedFpr() <= spec.fpr(), "estimatedFpr " + m.estimatedFpr());
+    assertTrue(
+        m.stateBytes() >= DedupOperatorTestKit.SHARDS * 4096L, "stateBytes " + m.stateBytes());
     if (kind == FilterSpec.Kind.SCALABLE) {
       // ~1000 URLs over 8 shards: some shard passes its first slice's 100 and grows a second
       assertTrue(m.slices() >= 2, "slices " + m.slices());
@@ -148,7 +153,8 @@ class DedupOperatorTest {
     UrlRecord forcedA = record("https://example.com/a", true);
     UrlRecord b = record("https://example.com/b");
     UrlRecord forcedB = record("https://example.com/b", true);
-    assertEquals(List.of(true, true, false, true, false, true),
+    assertEquals(
+        List.of(true, true, false, true, false, true),
         feed(h, List.of(forcedA, forcedA, a, b, b, forcedB)));
     DedupMetrics m = ((DedupOperator) h.getOperator()).metrics();
     assertEquals(4, m.emittedCount());
@@ -157,7 +163,9 @@ class DedupOperatorTest {
     h.close();
   }
 
-  /** Bounded input: finish() writes everything back, so the final checkpoint after it is complete. */
+  /**
+   * Bounded input: finish() writes everything back, so the final checkpoint after it is complete.
+   */
   @Test
   void finishWritesBackEveryDirtyPage() throws Exception {
     var h = open(STABLE, 4, Backend.HASHMAP, null);
@@ -170,7 +178,10 @@ class DedupOperatorTest {
     h.close();
   }
 
-  /** Snapshot mid-stream, restore into a fresh operator: it decides the rest exactly as the original. */
+  /**
+   * Snapshot mid-stream, restore into a fresh operator: it decides the rest exactly as the
+   * original.
+   */
   @ParameterizedTest
   @EnumSource(Backend.class)
   void restoredOperatorContinuesWithTheSameDecisions(Backend backend) throws Exception {
@@ -192,7 +203,8 @@ class DedupOperatorTest {
       List<Boolean> ref = new Reference(spec).feed(concat(part1, part2));
       assertEquals(ref.subList(part1.size(), ref.size()), afterB, kind + " on " + backend);
       // the replayed half of part2 is mostly recognised: the state really came back
-      assertTrue(count(afterB) < part2.size() - 1000, kind + " on " + backend + ": " + count(afterB));
+      assertTrue(
+          count(afterB) < part2.size() - 1000, kind + " on " + backend + ": " + count(afterB));
     }
   }
 
@@ -220,11 +232,15 @@ class DedupOperatorTest {
       a.close();
 
       var b = open(spec, 4, backend, snapshot);
-      assertEquals(headersAtSnapshot, StoredState.headers((DedupOperator) b.getOperator()), kind + " on " + backend);
+      assertEquals(
+          headersAtSnapshot,
+          StoredState.headers((DedupOperator) b.getOperator()),
+          kind + " on " + backend);
       List<Boolean> afterB = feed(b, part2);
       b.close();
       assertEquals(afterA, afterB, kind + " on " + backend);
-      assertEquals(1500, count(afterB.subList(0, 1500)), kind + " on " + backend + ": new URLs emitted");
+      assertEquals(
+          1500, count(afterB.subList(0, 1500)), kind + " on " + backend + ": new URLs emitted");
     }
   }
 
@@ -242,7 +258,8 @@ class DedupOperatorTest {
         OperatorSubtaskState s = checkpoint(a, 1);
         DedupOperator op = (DedupOperator) a.getOperator();
         if (pages == 4) {
-          assertTrue(op.cache().writeBacks() > op.cache().capacity(), "evictions wrote back dirty pages");
+          assertTrue(
+              op.cache().writeBacks() > op.cache().capacity(), "evictions wrote back dirty pages");
           assertTrue(op.cache().misses() > 100, "misses " + op.cache().misses());
         }
         a.close();
@@ -259,10 +276,21 @@ class DedupOperatorTest {
   @Test
   void restoreWithAnotherSeedFailsNamingTheFlag() throws Exception {
     OperatorSubtaskState s = snapshotOf(SCALABLE);
-    var h = harness(SCALABLE, DedupOperatorTestKit.decode().hashSeed(DedupOperatorTestKit.SEED + 1).build().urlMapping(), 8, Backend.HASHMAP, 1, 0);
+    var h =
+        harness(
+            SCALABLE,
+            DedupOperatorTestKit.decode()
+                .hashSeed(DedupOperatorTestKit.SEED + 1)
+                .build()
+                .urlMapping(),
+            8,
+            Backend.HASHMAP,
+            1,
+            0);
     Exception e = assertThrows(Exception.class, () -> h.initializeState(s));
     assertMessage(e, "--hash-seed");
-    assertTrue(ExceptionUtils.findThrowable(e, SuppressRestartsException.class).isPresent(),
+    assertTrue(
+        ExceptionUtils.findThrowable(e, SuppressRestartsException.class).isPresent(),
         "a restart cannot help: the job must fail without restarting");
   }
 
@@ -299,7 +327,8 @@ class DedupOperatorTest {
   }
 
   private static void assertMessage(Throwable e, String flag) {
-    assertTrue(ExceptionUtils.findThrowableWithMessage(e, flag).isPresent(),
+    assertTrue(
+        ExceptionUtils.findThrowableWithMessage(e, flag).isPresent(),
         "expected a message naming " + flag + ", got " + ExceptionUtils.stringifyException(e));
   }
 }

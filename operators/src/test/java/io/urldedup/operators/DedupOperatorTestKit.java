@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.CheckpointOptions;
@@ -38,15 +39,19 @@ final class DedupOperatorTestKit {
   static final long SEED = 0x5EED_1234_ABCD_0001L;
   static final UrlHasher HASHER = new UrlHasher(SEED);
   static final int SHARDS = 8;
-  /** Seed, {@link #SHARDS} and the default canonicalization, as a job with these flags records them. */
+
+  /**
+   * Seed, {@link #SHARDS} and the default canonicalization, as a job with these flags records them.
+   */
   static final UrlMapping MAPPING = decode().build().urlMapping();
+
   static final long FINGERPRINT = HASHER.seedFingerprint();
   static final int MAX_PARALLELISM = 128;
 
   /**
-   * Scalable: first slice 100 URLs per shard at 1e-6 * (1 - 0.5), so a shard of a few hundred
-   * URLs grows a second slice; the compound false-positive bound 1e-6 makes the expected number
-   * of false positives over a few thousand first occurrences below 1e-2.
+   * Scalable: first slice 100 URLs per shard at 1e-6 * (1 - 0.5), so a shard of a few hundred URLs
+   * grows a second slice; the compound false-positive bound 1e-6 makes the expected number of false
+   * positives over a few thousand first occurrences below 1e-2.
    */
   static final FilterSpec SCALABLE = FilterSpec.scalable(1e-6, 100, 2, 0.5, 1L << 20);
 
@@ -73,11 +78,16 @@ final class DedupOperatorTestKit {
     };
   }
 
-  enum Backend { HASHMAP, ROCKSDB }
+  enum Backend {
+    HASHMAP,
+    ROCKSDB
+  }
 
   private DedupOperatorTestKit() {}
 
-  /** The decode settings behind {@link #MAPPING}; tests change one setting to get another mapping. */
+  /**
+   * The decode settings behind {@link #MAPPING}; tests change one setting to get another mapping.
+   */
   static DecodeConfig.Builder decode() {
     return DecodeConfig.builder().hashSeed(SEED).shards(SHARDS);
   }
@@ -90,7 +100,15 @@ final class DedupOperatorTestKit {
     byte[] bytes = url.getBytes(StandardCharsets.UTF_8);
     long[] h = new long[2];
     HASHER.hash(bytes, 0, bytes.length, h);
-    return new UrlRecord(url, bytes, null, RecordHeaders.EMPTY, h[0], h[1], UrlHasher.shard(h[0], h[1], shards), force);
+    return new UrlRecord(
+        url,
+        bytes,
+        null,
+        RecordHeaders.EMPTY,
+        h[0],
+        h[1],
+        UrlHasher.shard(h[0], h[1], shards),
+        force);
   }
 
   static UrlRecord record(String url) {
@@ -110,30 +128,37 @@ final class DedupOperatorTestKit {
   }
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
-      FilterSpec spec, UrlMapping mapping, int cachePages, Backend backend, int parallelism, int subtask)
+      FilterSpec spec,
+      UrlMapping mapping,
+      int cachePages,
+      Backend backend,
+      int parallelism,
+      int subtask)
       throws Exception {
-    return harness(new DedupOperator(spec, mapping, cachePages, false), backend, parallelism, subtask);
+    return harness(
+        new DedupOperator(spec, mapping, cachePages, false), backend, parallelism, subtask);
   }
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
       DedupOperator operator, Backend backend, int parallelism, int subtask) throws Exception {
     KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
         new KeyedOneInputStreamOperatorTestHarness<>(
-            operator, r -> r.shard, Types.INT,
-            MAX_PARALLELISM, parallelism, subtask);
+            operator, r -> r.shard, Types.INT, MAX_PARALLELISM, parallelism, subtask);
     h.setStateBackend(stateBackend(backend));
     h.setCheckpointStorage(new JobManagerCheckpointStorage(64 << 20));
     return h;
   }
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> open(
-      FilterSpec spec, int cachePages, Backend backend, OperatorSubtaskState restore) throws Exception {
+      FilterSpec spec, int cachePages, Backend backend, OperatorSubtaskState restore)
+      throws Exception {
     return open(new DedupOperator(spec, MAPPING, cachePages, false), backend, restore);
   }
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> open(
       DedupOperator operator, Backend backend, OperatorSubtaskState restore) throws Exception {
-    KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h = harness(operator, backend, 1, 0);
+    KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
+        harness(operator, backend, 1, 0);
     h.initializeState(restore);
     h.open();
     return h;
@@ -172,7 +197,8 @@ final class DedupOperatorTestKit {
 
   /** Feeds the records, one decision per record: true if it was passed on. */
   static List<Boolean> feed(
-      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, List<UrlRecord> records)
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h,
+      List<UrlRecord> records)
       throws Exception {
     List<Boolean> decisions = new ArrayList<>(records.size());
     for (UrlRecord r : records) {
@@ -185,7 +211,8 @@ final class DedupOperatorTestKit {
    * Processes one record and answers whether it was passed on, draining the output (the output
    * queue's size() is linear, which made long feeds quadratic).
    */
-  static boolean process(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, UrlRecord r)
+  static boolean process(
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, UrlRecord r)
       throws Exception {
     h.processElement(new StreamRecord<>(r));
     boolean emitted = false;
@@ -194,7 +221,8 @@ final class DedupOperatorTestKit {
       if (!(o instanceof StreamRecord)) {
         throw new AssertionError("unexpected output " + o);
       }
-      if (emitted || ((StreamRecord<?>) o).getValue() != r && !r.equals(((StreamRecord<?>) o).getValue())) {
+      if (emitted
+          || ((StreamRecord<?>) o).getValue() != r && !r.equals(((StreamRecord<?>) o).getValue())) {
         throw new AssertionError("expected at most the input record, got " + o);
       }
       emitted = true;
@@ -204,7 +232,8 @@ final class DedupOperatorTestKit {
 
   /** A checkpoint as the runtime takes it: pre-barrier flush, then the snapshot. */
   static OperatorSubtaskState checkpoint(
-      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, long id) throws Exception {
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, long id)
+      throws Exception {
     h.prepareSnapshotPreBarrier(id);
     return h.snapshot(id, id);
   }
@@ -214,19 +243,27 @@ final class DedupOperatorTestKit {
    * processed in between race the asynchronous part exactly as on a task thread.
    */
   static OperatorSnapshotFutures startCheckpoint(
-      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, long id) throws Exception {
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h, long id)
+      throws Exception {
     h.prepareSnapshotPreBarrier(id);
     CheckpointStorageLocationReference ref = CheckpointStorageLocationReference.getDefault();
-    return h.getOperator().snapshotState(id, id, new CheckpointOptions(CheckpointType.CHECKPOINT, ref),
-        new JobManagerCheckpointStorage(64 << 20).createCheckpointStorage(new org.apache.flink.api.common.JobID())
-            .resolveCheckpointStorageLocation(id, ref));
+    return h.getOperator()
+        .snapshotState(
+            id,
+            id,
+            new CheckpointOptions(CheckpointType.CHECKPOINT, ref),
+            new JobManagerCheckpointStorage(64 << 20)
+                .createCheckpointStorage(new org.apache.flink.api.common.JobID())
+                .resolveCheckpointStorageLocation(id, ref));
   }
 
   static OperatorSubtaskState complete(OperatorSnapshotFutures futures) throws Exception {
     return OperatorSnapshotFinalizer.create(futures).getJobManagerOwnedState();
   }
 
-  /** The same decisions made by the filters directly over heap pages: what the operator must match. */
+  /**
+   * The same decisions made by the filters directly over heap pages: what the operator must match.
+   */
   static final class Reference {
     private final FilterSpec spec;
     private final UrlMapping mapping;
@@ -244,8 +281,9 @@ final class DedupOperatorTestKit {
     List<Boolean> feed(List<UrlRecord> records) {
       List<Boolean> decisions = new ArrayList<>(records.size());
       for (UrlRecord r : records) {
-        DedupFilter f = filters.computeIfAbsent(r.shard,
-            s -> Filters.open(spec.newHeader(mapping), new HeapPageStore()));
+        DedupFilter f =
+            filters.computeIfAbsent(
+                r.shard, s -> Filters.open(spec.newHeader(mapping), new HeapPageStore()));
         if (r.force) {
           f.add(r.h1, r.h2);
           decisions.add(true);
@@ -258,7 +296,7 @@ final class DedupOperatorTestKit {
 
     /** Copies of the headers by shard. */
     Map<Integer, io.urldedup.state.FilterHeader> headers() {
-      Map<Integer, io.urldedup.state.FilterHeader> out = new java.util.TreeMap<>();
+      Map<Integer, io.urldedup.state.FilterHeader> out = new TreeMap<>();
       filters.forEach((shard, f) -> out.put(shard, f.header().copy()));
       return out;
     }
@@ -267,19 +305,25 @@ final class DedupOperatorTestKit {
   /** Equal decision lists, or a failure naming the count and the first few differing records. */
   static void assertSameDecisions(
       List<Boolean> expected, List<Boolean> actual, List<UrlRecord> records, String what) {
-    org.junit.jupiter.api.Assertions.assertEquals(expected.size(), actual.size(), what + ": decision count");
+    org.junit.jupiter.api.Assertions.assertEquals(
+        expected.size(), actual.size(), what + ": decision count");
     StringBuilder diff = new StringBuilder();
     int n = 0;
     for (int i = 0; i < expected.size(); i++) {
       if (!expected.get(i).equals(actual.get(i))) {
         if (++n <= 5) {
-          diff.append("\n  #").append(i).append(' ').append(records.get(i)).append(" expected ")
+          diff.append("\n  #")
+              .append(i)
+              .append(' ')
+              .append(records.get(i))
+              .append(" expected ")
               .append(expected.get(i) ? "emit" : "drop");
         }
       }
     }
     if (n > 0) {
-      org.junit.jupiter.api.Assertions.fail(what + ": " + n + " of " + expected.size() + " decisions differ" + diff);
+      org.junit.jupiter.api.Assertions.fail(
+          what + ": " + n + " of " + expected.size() + " decisions differ" + diff);
     }
   }
 

@@ -5,18 +5,35 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
+import java.util.Arrays;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
-/** Header names round-trip at every length around the packed limit, ASCII or not; short ones are shared. */
+/**
+ * Header names round-trip at every length around the packed limit, ASCII or not; short ones are
+ * shared.
+ */
 class HeaderNamesTest {
 
   @Test
   void namesRoundTrip() throws Exception {
-    String[] names = {"", "a", "line", "trace-id", "12345678", "123456789", "content-type-xx",
-        "0123456789abcdef", "0123456789abcdefg", "a-much-longer-header-name-than-sixteen",
-        "\u00e9t\u00e9", "\ud83d\ude00", "\u00e9".repeat(8), "\u00e9".repeat(9)};
+    String[] names = {
+      "",
+      "a",
+      "line",
+      "trace-id",
+      "12345678",
+      "123456789",
+      "content-type-xx",
+      "0123456789abcdef",
+      "0123456789abcdefg",
+      "a-much-longer-header-name-than-sixteen",
+      "\u00e9t\u00e9",
+      "\ud83d\ude00",
+      "\u00e9".repeat(8),
+      "\u00e9".repeat(9)
+    };
     DataOutputSerializer out = new DataOutputSerializer(64);
     for (String n : names) {
       HeaderNames.write(n, out);
@@ -58,7 +75,7 @@ class HeaderNamesTest {
     DataOutputSerializer copy = new DataOutputSerializer(64);
     HeaderNames.copy(in, copy);
     HeaderNames.copy(in, copy);
-    assertEquals(java.util.Arrays.toString(written), java.util.Arrays.toString(copy.getCopyOfBuffer()));
+    assertEquals(Arrays.toString(written), Arrays.toString(copy.getCopyOfBuffer()));
   }
 
   @Test

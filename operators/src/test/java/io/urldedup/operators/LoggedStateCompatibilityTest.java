@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Locale;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.checkpoint.SavepointType;
@@ -28,16 +29,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Golden savepoints of the logged layout ({@code --materialize-every 4}, header layout declared 5,
- * src/test/resources/dedup/*-logged-v5.bin): 2 shards; the first 60 URLs materialized at
- * checkpoint 4, the next 60 only in insert log chunks at savepoint 5. Each file, written by
- * either backend, restores into both backends with N = 4 and with N = 1 (which replays and then
- * materializes), to the headers and decisions of filters fed the same URLs directly (the aged
- * filter, a window of 40 URLs per shard, has forgotten some of them by then: so does the reference).
+ * src/test/resources/dedup/*-logged-v5.bin): 2 shards; the first 60 URLs materialized at checkpoint
+ * 4, the next 60 only in insert log chunks at savepoint 5. Each file, written by either backend,
+ * restores into both backends with N = 4 and with N = 1 (which replays and then materializes), to
+ * the headers and decisions of filters fed the same URLs directly (the aged filter, a window of 40
+ * URLs per shard, has forgotten some of them by then: so does the reference).
  *
  * <p>Regenerate only for a deliberate, documented format break (keep the old files): remove
  * {@code @Disabled} from {@link #writeGoldenSnapshots}, run {@code mvn -pl operators -am test
- * -Dtest='LoggedStateCompatibilityTest#writeGoldenSnapshots' -Dsurefire.failIfNoSpecifiedTests=false},
- * put {@code @Disabled} back, commit the files.
+ * -Dtest='LoggedStateCompatibilityTest#writeGoldenSnapshots'
+ * -Dsurefire.failIfNoSpecifiedTests=false}, put {@code @Disabled} back, commit the files.
  */
 class LoggedStateCompatibilityTest {
 
@@ -45,7 +46,8 @@ class LoggedStateCompatibilityTest {
   private static final FilterSpec STABLE = FilterSpec.stable(0.01, 4096, 4);
   private static final FilterSpec SCALABLE = FilterSpec.scalable(0.01, 40, 2, 0.5, 1L << 16);
   private static final FilterSpec AGED = FilterSpec.agedCount(0.01, 40, 4);
-  private static final UrlMapping MAPPING = DedupOperatorTestKit.decode().shards(SHARDS).build().urlMapping();
+  private static final UrlMapping MAPPING =
+      DedupOperatorTestKit.decode().shards(SHARDS).build().urlMapping();
   private static final int WRITTEN = 120;
 
   @AfterAll
@@ -62,8 +64,11 @@ class LoggedStateCompatibilityTest {
   }
 
   private static String file(FilterSpec.Kind kind, Backend writer) {
-    return "dedup/" + kind.name().toLowerCase(java.util.Locale.ROOT) + "-"
-        + writer.name().toLowerCase(java.util.Locale.ROOT) + "-logged-v5.bin";
+    return "dedup/"
+        + kind.name().toLowerCase(Locale.ROOT)
+        + "-"
+        + writer.name().toLowerCase(Locale.ROOT)
+        + "-logged-v5.bin";
   }
 
   private static List<UrlRecord> written() {
@@ -79,14 +84,18 @@ class LoggedStateCompatibilityTest {
   void writeGoldenSnapshots() throws Exception {
     for (Backend writer : Backend.values()) {
       for (FilterSpec.Kind kind : FilterSpec.Kind.values()) {
-        var h = DedupOperatorTestKit.open(
-            new DedupOperator(spec(kind), MAPPING, 8, false, null, new DedupSettings(4)), writer, null);
+        var h =
+            DedupOperatorTestKit.open(
+                new DedupOperator(spec(kind), MAPPING, 8, false, null, new DedupSettings(4)),
+                writer,
+                null);
         feed(h, written().subList(0, WRITTEN / 2));
         DedupOperatorTestKit.checkpoint(h, 4);
         feed(h, written().subList(WRITTEN / 2, WRITTEN));
         h.prepareSnapshotPreBarrier(5);
-        OperatorSubtaskState s = h.snapshotWithLocalState(5, 5, SavepointType.savepoint(SavepointFormatType.CANONICAL))
-            .getJobManagerOwnedState();
+        OperatorSubtaskState s =
+            h.snapshotWithLocalState(5, 5, SavepointType.savepoint(SavepointFormatType.CANONICAL))
+                .getJobManagerOwnedState();
         assertTrue(((DedupOperator) h.getOperator()).metrics().logBytesWritten() > 0);
         h.close();
         Path out = Paths.get("src/test/resources", file(kind, writer));
@@ -96,11 +105,14 @@ class LoggedStateCompatibilityTest {
     }
   }
 
-  private static OperatorSubtaskState golden(FilterSpec.Kind kind, Backend writer) throws Exception {
+  private static OperatorSubtaskState golden(FilterSpec.Kind kind, Backend writer)
+      throws Exception {
     String name = file(kind, writer);
     URL resource = LoggedStateCompatibilityTest.class.getClassLoader().getResource(name);
     assertTrue(resource != null, "missing " + name);
-    assertTrue(Files.size(Paths.get(resource.toURI())) < 64 * 1024, name + ": golden file must stay small");
+    assertTrue(
+        Files.size(Paths.get(resource.toURI())) < 64 * 1024,
+        name + ": golden file must stay small");
     return OperatorSnapshotUtil.readStateHandle(Paths.get(resource.toURI()).toString());
   }
 
@@ -110,21 +122,35 @@ class LoggedStateCompatibilityTest {
     for (Backend writer : Backend.values()) {
       for (FilterSpec.Kind kind : FilterSpec.Kind.values()) {
         for (int n : new int[] {4, 1}) {
-          String what = kind + " logged golden written by " + writer + ", restored on " + backend + " with N=" + n;
-          var h = DedupOperatorTestKit.open(
-              new DedupOperator(spec(kind), MAPPING, 8, false, null, new DedupSettings(n)), backend, golden(kind, writer));
+          String what =
+              kind
+                  + " logged golden written by "
+                  + writer
+                  + ", restored on "
+                  + backend
+                  + " with N="
+                  + n;
+          var h =
+              DedupOperatorTestKit.open(
+                  new DedupOperator(spec(kind), MAPPING, 8, false, null, new DedupSettings(n)),
+                  backend,
+                  golden(kind, writer));
           DedupOperator op = (DedupOperator) h.getOperator();
           assertTrue(op.hasLogState(), what + ": the log state is restored");
           Reference ref = new Reference(spec(kind), MAPPING);
           ref.feed(written());
-          // the stored headers are the bases (checkpoint 4); the open ones, after replay, the state at 5
+          // the stored headers are the bases (checkpoint 4); the open ones, after replay, the state
+          // at 5
           List<UrlRecord> later = later();
           List<Boolean> expected = ref.feed(later);
           List<Boolean> got = feed(h, later);
           assertTrue(op.metrics().logOperationsReplayed() > 0, what + ": replayed");
           assertSameDecisions(expected, got, later, what);
           if (kind == FilterSpec.Kind.SCALABLE) {
-            assertEquals(0, DedupOperatorTestKit.count(got.subList(0, WRITTEN)), what + ": a restored URL was emitted");
+            assertEquals(
+                0,
+                DedupOperatorTestKit.count(got.subList(0, WRITTEN)),
+                what + ": a restored URL was emitted");
           }
           DedupOperatorTestKit.checkpoint(h, 8);
           assertEquals(ref.headers(), StoredState.headers(op), what + ": materialized headers");

@@ -34,8 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * operator that was never interrupted, and the same decisions; for every filter kind (stable,
  * scalable, aged by count and aged by event time), on both backends, with N = 1 and N = 4, with a
  * cache large enough for every page and with a 4-page cache (evictions between materializations)
- * plus a 16-word spill threshold (many chunks per checkpoint); N = 4 state restores into N = 1
- * too; and a rescale 1 -> 2 of logged state.
+ * plus a 16-word spill threshold (many chunks per checkpoint); N = 4 state restores into N = 1 too;
+ * and a rescale 1 -> 2 of logged state.
  *
  * <p>Ground truth: the uninterrupted N = 1 run, today's layout. Every run ends with checkpoint 12
  * (a multiple of 1 and 4), which materializes every shard, and the test compares the pages and
@@ -45,14 +45,22 @@ class LoggedStateRestoreTest {
 
   private static final int SHARDS = DedupOperatorTestKit.SHARDS;
   private static final long OOO = 5_000;
+
   /** Generation shifts by count: about 100 new URLs per generation per shard, a test sends ~400. */
   private static final FilterSpec AGED_COUNT = FilterSpec.agedCount(1e-4, 400, 4);
+
   /** 60 s window; records 50 ms apart over 150 s turn the ring several times. */
   private static final FilterSpec AGED_TIME = FilterSpec.agedTime(1e-4, 60_000, 0, 200);
+
   private static final long SNAPSHOT_ID = 6;
   private static final long FINAL_ID = 12;
 
-  enum Kind { STABLE, SCALABLE, AGED_COUNT, AGED_TIME }
+  enum Kind {
+    STABLE,
+    SCALABLE,
+    AGED_COUNT,
+    AGED_TIME
+  }
 
   @AfterAll
   static void cleanRocks() throws Exception {
@@ -90,14 +98,21 @@ class LoggedStateRestoreTest {
   }
 
   private static DedupOperator operator(Kind kind, int cachePages, int n) {
-    return new DedupOperator(spec(kind), MAPPING, cachePages, false,
-        kind == Kind.AGED_TIME ? GenerationTime.eventTime(OOO) : null, new DedupSettings(n));
+    return new DedupOperator(
+        spec(kind),
+        MAPPING,
+        cachePages,
+        false,
+        kind == Kind.AGED_TIME ? GenerationTime.eventTime(OOO) : null,
+        new DedupSettings(n));
   }
 
   /** A record at a time, or a watermark (aged by event time; the others ignore it). */
   private record Step(UrlRecord record, long time) {}
 
-  /** New URLs, every third record a repeat, every 41st forced, 50 ms apart, a watermark every 97. */
+  /**
+   * New URLs, every third record a repeat, every 41st forced, 50 ms apart, a watermark every 97.
+   */
   private static List<List<Step>> chunks(String prefix, int from, int count, int chunks) {
     List<List<Step>> out = new ArrayList<>();
     List<UrlRecord> fresh = DedupOperatorTestKit.urls(prefix, from, from + count);
@@ -127,10 +142,17 @@ class LoggedStateRestoreTest {
   private static final List<List<Step>> AFTER = chunks("after", 1800, 1500, 3);
   private static final long[] AFTER_IDS = {7, 9, 10};
 
-  private static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> open(DedupOperator op,
-      Backend backend, int parallelism, int subtask, OperatorSubtaskState restore, int cachePages) throws Exception {
-    KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h = new KeyedOneInputStreamOperatorTestHarness<>(
-        op, r -> r.shard, Types.INT, MAX_PARALLELISM, parallelism, subtask);
+  private static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> open(
+      DedupOperator op,
+      Backend backend,
+      int parallelism,
+      int subtask,
+      OperatorSubtaskState restore,
+      int cachePages)
+      throws Exception {
+    KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            op, r -> r.shard, Types.INT, MAX_PARALLELISM, parallelism, subtask);
     h.setStateBackend(DedupOperatorTestKit.stateBackend(backend));
     h.setCheckpointStorage(new JobManagerCheckpointStorage(64 << 20));
     h.initializeState(restore);
@@ -141,8 +163,11 @@ class LoggedStateRestoreTest {
     return h;
   }
 
-  private static void feed(List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks,
-      List<Step> steps, List<Boolean> decisions) throws Exception {
+  private static void feed(
+      List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks,
+      List<Step> steps,
+      List<Boolean> decisions)
+      throws Exception {
     for (Step s : steps) {
       if (s.record == null) {
         for (var h : subtasks) {
@@ -151,14 +176,17 @@ class LoggedStateRestoreTest {
         }
         continue;
       }
-      var h = subtasks.get(KeyGroupRangeAssignment.assignKeyToParallelOperator(s.record.shard, MAX_PARALLELISM,
-          subtasks.size()));
+      var h =
+          subtasks.get(
+              KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                  s.record.shard, MAX_PARALLELISM, subtasks.size()));
       h.processElement(new StreamRecord<>(s.record, s.time));
       decisions.add(drain(h));
     }
   }
 
-  private static boolean drain(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h) {
+  private static boolean drain(
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h) {
     boolean emitted = false;
     Object o;
     while ((o = h.getOutput().poll()) != null) {
@@ -168,9 +196,11 @@ class LoggedStateRestoreTest {
   }
 
   /** Pages and headers in keyed state after the final checkpoint (every shard materialized). */
-  private record Stored(Map<Integer, FilterHeader> headers, Map<Integer, Map<Long, long[]>> pages) {}
+  private record Stored(
+      Map<Integer, FilterHeader> headers, Map<Integer, Map<Long, long[]>> pages) {}
 
-  private static Stored finish(List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks)
+  private static Stored finish(
+      List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks)
       throws Exception {
     Map<Integer, FilterHeader> headers = new TreeMap<>();
     Map<Integer, Map<Long, long[]>> pages = new TreeMap<>();
@@ -179,7 +209,10 @@ class LoggedStateRestoreTest {
       DedupOperator op = (DedupOperator) h.getOperator();
       headers.putAll(StoredState.headers(op));
       pages.putAll(StoredState.pages(op));
-      assertEquals(op.openHeaders(), StoredState.headers(op), "open headers vs stored after the final checkpoint");
+      assertEquals(
+          op.openHeaders(),
+          StoredState.headers(op),
+          "open headers vs stored after the final checkpoint");
       h.close();
     }
     return new Stored(headers, pages);
@@ -192,14 +225,19 @@ class LoggedStateRestoreTest {
       Map<Long, long[]> a = actual.pages.get(e.getKey());
       assertEquals(e.getValue().keySet(), a.keySet(), what + ": page ids of shard " + e.getKey());
       for (var p : e.getValue().entrySet()) {
-        assertArrayEquals(p.getValue(), a.get(p.getKey()), what + ": shard " + e.getKey() + " page " + p.getKey());
+        assertArrayEquals(
+            p.getValue(),
+            a.get(p.getKey()),
+            what + ": shard " + e.getKey() + " page " + p.getKey());
       }
     }
   }
 
   /** Runs BEFORE with checkpoints 1..6, returns the harness (still open) and the snapshot at 6. */
-  private static OperatorSubtaskState runBefore(KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h,
-      List<Boolean> decisions) throws Exception {
+  private static OperatorSubtaskState runBefore(
+      KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h,
+      List<Boolean> decisions)
+      throws Exception {
     OperatorSubtaskState snapshot = null;
     for (int c = 0; c < BEFORE.size(); c++) {
       feed(List.of(h), BEFORE.get(c), decisions);
@@ -208,8 +246,10 @@ class LoggedStateRestoreTest {
     return snapshot;
   }
 
-  private static void runAfter(List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks,
-      List<Boolean> decisions) throws Exception {
+  private static void runAfter(
+      List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks,
+      List<Boolean> decisions)
+      throws Exception {
     for (int c = 0; c < AFTER.size(); c++) {
       feed(subtasks, AFTER.get(c), decisions);
       for (var h : subtasks) {
@@ -220,7 +260,8 @@ class LoggedStateRestoreTest {
 
   @ParameterizedTest(name = "{0} on {1}, {2} cache pages")
   @MethodSource("cases")
-  void restoredStateIsBitForBitTheUninterruptedState(Kind kind, Backend backend, int cachePages) throws Exception {
+  void restoredStateIsBitForBitTheUninterruptedState(Kind kind, Backend backend, int cachePages)
+      throws Exception {
     String what = kind + " on " + backend + ", cache " + cachePages;
 
     // ground truth: N = 1, never interrupted
@@ -228,14 +269,17 @@ class LoggedStateRestoreTest {
     var a1 = open(operator(kind, cachePages, 1), backend, 1, 0, null, cachePages);
     OperatorSubtaskState s1 = runBefore(a1, truthDecisions);
     runAfter(List.of(a1), truthDecisions);
-    assertFalse(((DedupOperator) a1.getOperator()).hasLogState(), what + ": N = 1 registers no log state");
+    assertFalse(
+        ((DedupOperator) a1.getOperator()).hasLogState(), what + ": N = 1 registers no log state");
     assertEquals(0, ((DedupOperator) a1.getOperator()).metrics().logBytesWritten());
     Stored truth = finish(List.of(a1));
 
     // N = 1 restored
     checkRestored(kind, backend, cachePages, s1, 1, truthDecisions, truth, what + ", N=1 -> N=1");
     var plain = open(operator(kind, cachePages, 1), backend, 1, 0, s1, cachePages);
-    assertFalse(((DedupOperator) plain.getOperator()).hasLogState(), what + ": N = 1 state restores without log state");
+    assertFalse(
+        ((DedupOperator) plain.getOperator()).hasLogState(),
+        what + ": N = 1 state restores without log state");
     plain.close();
 
     // N = 4, never interrupted
@@ -257,8 +301,16 @@ class LoggedStateRestoreTest {
     checkRestored(kind, backend, cachePages, s4, 1, truthDecisions, truth, what + ", N=4 -> N=1");
   }
 
-  private static void checkRestored(Kind kind, Backend backend, int cachePages, OperatorSubtaskState snapshot, int n,
-      List<Boolean> truthDecisions, Stored truth, String what) throws Exception {
+  private static void checkRestored(
+      Kind kind,
+      Backend backend,
+      int cachePages,
+      OperatorSubtaskState snapshot,
+      int n,
+      List<Boolean> truthDecisions,
+      Stored truth,
+      String what)
+      throws Exception {
     DedupOperator op = operator(kind, cachePages, n);
     var b = open(op, backend, 1, 0, snapshot, cachePages);
     List<Boolean> decisions = new ArrayList<>(truthDecisions.subList(0, countRecords(BEFORE)));
@@ -267,7 +319,8 @@ class LoggedStateRestoreTest {
     if (!op.hasLogState()) {
       assertEquals(0, replayed, what);
     } else if (cachePages >= 16) {
-      // with evictions, stable and aged shards are materialized at every checkpoint: nothing to replay
+      // with evictions, stable and aged shards are materialized at every checkpoint: nothing to
+      // replay
       assertTrue(replayed > 0, what + ": the restore replayed the logs");
     }
     assertEquals(truthDecisions, decisions, what + ": decisions after the restore");
@@ -321,8 +374,8 @@ class LoggedStateRestoreTest {
 
   /**
    * The round after the barrier before a multiple of N: the changed shards are materialized one at
-   * a time between records, paced over half the interval measured between the last two barriers
-   * (a 10 s interval here, on the operator's clock), so the barrier at the multiple of N writes no
+   * a time between records, paced over half the interval measured between the last two barriers (a
+   * 10 s interval here, on the operator's clock), so the barrier at the multiple of N writes no
    * page; only the log of what came after each shard's materialization.
    */
   @ParameterizedTest(name = "{0}")
@@ -348,11 +401,17 @@ class LoggedStateRestoreTest {
 
     // 300 records at the barrier's time: the first check (256 records) finds one shard due
     feed(List.of(h), BEFORE.get(3), decisions);
-    assertEquals(materialized + 1, op.metrics().shardsMaterialized(), "one shard due at the start of the round");
+    assertEquals(
+        materialized + 1,
+        op.metrics().shardsMaterialized(),
+        "one shard due at the start of the round");
     // half the interval later every shard is due at the next check
     now[0] += 5_000_000_000L;
     feed(List.of(h), BEFORE.get(4), decisions);
-    assertEquals(materialized + SHARDS, op.metrics().shardsMaterialized(), "every shard by half the interval");
+    assertEquals(
+        materialized + SHARDS,
+        op.metrics().shardsMaterialized(),
+        "every shard by half the interval");
     long pagesWritten = op.cache().writeBacks();
     long logBefore = op.metrics().logBytesWritten();
 
@@ -360,7 +419,8 @@ class LoggedStateRestoreTest {
     DedupOperatorTestKit.checkpoint(h, 4);
     assertEquals(pagesWritten, op.cache().writeBacks(), "the epoch's barrier writes no page");
     assertEquals(materialized + SHARDS, op.metrics().shardsMaterialized());
-    assertTrue(op.metrics().logBytesWritten() > logBefore, "the barrier writes the log since the round");
+    assertTrue(
+        op.metrics().logBytesWritten() > logBefore, "the barrier writes the log since the round");
     // the round deleted the chunks it materialized (by key); only the chunk written since remains
     for (var e : StoredState.chunkKeys(op).entrySet()) {
       assertEquals(List.of(2L), e.getValue(), "shard " + e.getKey() + ": chunks after the round");
@@ -386,12 +446,20 @@ class LoggedStateRestoreTest {
     runAfter(List.of(a), truthDecisions);
     Stored truth = finish(List.of(a));
 
-    List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks = new ArrayList<>();
+    List<KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord>> subtasks =
+        new ArrayList<>();
     long replayed = 0;
     for (int i = 0; i < 2; i++) {
       DedupOperator op = operator(kind, 4096, 4);
-      subtasks.add(open(op, backend, 2, i,
-          AbstractStreamOperatorTestHarness.repartitionOperatorState(snapshot, MAX_PARALLELISM, 1, 2, i), 4096));
+      subtasks.add(
+          open(
+              op,
+              backend,
+              2,
+              i,
+              AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                  snapshot, MAX_PARALLELISM, 1, 2, i),
+              4096));
     }
     List<Boolean> decisions = new ArrayList<>(truthDecisions.subList(0, countRecords(BEFORE)));
     runAfter(subtasks, decisions);

@@ -48,14 +48,17 @@ class PageCacheSizingTest {
     // a tiny heap still gets the old fixed 8 MiB
     assertEquals(8 * MIB / 4096, PageCacheSizing.pages(big, 128, 64 * MIB, 4));
     // and never more pages than the cache can index
-    assertEquals(PageCache.MAX_PAGES, PageCacheSizing.pages(FilterSpec.stable(0.01, 1L << 40, 2), 1, 1L << 50, 1));
+    assertEquals(
+        PageCache.MAX_PAGES,
+        PageCacheSizing.pages(FilterSpec.stable(0.01, 1L << 40, 2), 1, 1L << 50, 1));
   }
 
   @Test
   void shardsInRangeFollowFlinksKeyGroups() {
     int total = 0;
     for (int subtask = 0; subtask < 3; subtask++) {
-      KeyGroupRange r = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(128, 3, subtask);
+      KeyGroupRange r =
+          KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(128, 3, subtask);
       int n = PageCacheSizing.shardsIn(r, 100, 128);
       int expected = 0;
       for (int s = 0; s < 100; s++) {
@@ -72,14 +75,23 @@ class PageCacheSizingTest {
   /** The operator resolves an automatic size from its own subtask's shards when it opens. */
   @Test
   void operatorSizesItsCacheAtOpen() throws Exception {
-    var h = DedupOperatorTestKit.harness(DedupOperatorTestKit.STABLE, DedupOperatorTestKit.MAPPING,
-        DedupOperator.AUTO_CACHE, Backend.HASHMAP, 2, 1);
+    var h =
+        DedupOperatorTestKit.harness(
+            DedupOperatorTestKit.STABLE,
+            DedupOperatorTestKit.MAPPING,
+            DedupOperator.AUTO_CACHE,
+            Backend.HASHMAP,
+            2,
+            1);
     h.open();
     try {
       DedupOperator op = (DedupOperator) h.getOperator();
-      int here = PageCacheSizing.shardsIn(
-          KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(DedupOperatorTestKit.MAX_PARALLELISM, 2, 1),
-          DedupOperatorTestKit.SHARDS, DedupOperatorTestKit.MAX_PARALLELISM);
+      int here =
+          PageCacheSizing.shardsIn(
+              KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                  DedupOperatorTestKit.MAX_PARALLELISM, 2, 1),
+              DedupOperatorTestKit.SHARDS,
+              DedupOperatorTestKit.MAX_PARALLELISM);
       assertEquals(here * 16, op.cache().capacity(), "64 KiB = 16 pages per shard of this subtask");
     } finally {
       h.close();

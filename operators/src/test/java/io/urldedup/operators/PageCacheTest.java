@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.urldedup.state.PageStore;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -61,7 +62,8 @@ class PageCacheTest {
         cache.selectShard(shard);
         long[] page = cache.page(pageId);
         assertEquals(PageStore.PAGE_WORDS, page.length);
-        long[] expected = truth.getOrDefault(MapBacking.key(shard, pageId), new long[PageStore.PAGE_WORDS]);
+        long[] expected =
+            truth.getOrDefault(MapBacking.key(shard, pageId), new long[PageStore.PAGE_WORDS]);
         assertArrayEquals(expected, page, "capacity " + capacity + " op " + op);
         if (rnd.nextInt(3) == 0) {
           int w = rnd.nextInt(PageStore.PAGE_WORDS);
@@ -109,7 +111,7 @@ class PageCacheTest {
     cache.markDirty(5);
     cache.selectShard(8);
     cache.page(5); // evicts (7, 5)
-    assertArrayEquals(longs(99), java.util.Arrays.copyOf(backing.stored.get("7/5"), 1));
+    assertArrayEquals(longs(99), Arrays.copyOf(backing.stored.get("7/5"), 1));
     assertFalse(backing.stored.containsKey("8/5"));
     assertEquals(1, cache.writeBacks());
   }

@@ -41,8 +41,9 @@ class RawRecordTest {
     RawRecord lazy = RawRecord.fromKafka(null, null, null, "t", 0, 5);
     RawRecord copy = RawRecordSerializer.INSTANCE.copy(lazy, new RawRecord());
     assertEquals("t-0@5", copy.origin());
-    RawRecord read = RawRecordSerializer.INSTANCE.deserialize(new RawRecord(),
-        new DataInputDeserializer(bytes(lazy)));
+    RawRecord read =
+        RawRecordSerializer.INSTANCE.deserialize(
+            new RawRecord(), new DataInputDeserializer(bytes(lazy)));
     assertEquals("t-0@5", read.origin());
     copy.origin("corpus:1");
     assertEquals("corpus:1", copy.origin());

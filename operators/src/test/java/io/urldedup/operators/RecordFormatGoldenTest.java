@@ -49,13 +49,17 @@ class RecordFormatGoldenTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
   void earlierUrlRecordFormatsStillRestore(int version) throws Exception {
-    TypeSerializerSnapshot<UrlRecord> restored = TypeSerializerSnapshot.readVersionedSnapshot(
-        new DataInputDeserializer(Files.readAllBytes(DIR.resolve("url-record-v" + version + ".snapshot"))),
-        RecordFormatGoldenTest.class.getClassLoader());
+    TypeSerializerSnapshot<UrlRecord> restored =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(
+                Files.readAllBytes(DIR.resolve("url-record-v" + version + ".snapshot"))),
+            RecordFormatGoldenTest.class.getClassLoader());
     TypeSerializer<UrlRecord> old = restored.restoreSerializer();
-    assertEquals(version == 1 ? UrlRecordSerializer.V1.class : UrlRecordSerializer.V2.class, old.getClass());
-    DataInputDeserializer in = new DataInputDeserializer(
-        Files.readAllBytes(DIR.resolve("url-record-v" + version + ".bin")));
+    assertEquals(
+        version == 1 ? UrlRecordSerializer.V1.class : UrlRecordSerializer.V2.class, old.getClass());
+    DataInputDeserializer in =
+        new DataInputDeserializer(
+            Files.readAllBytes(DIR.resolve("url-record-v" + version + ".bin")));
     for (UrlRecord r : TestRecords.url()) {
       UrlRecord read = old.deserialize(in);
       assertEquals(r, read);
@@ -63,15 +67,18 @@ class RecordFormatGoldenTest {
       assertArrayEquals(r.key(), read.key());
     }
     assertEquals(0, in.available());
-    assertTrue(UrlRecordSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(restored)
-        .isCompatibleAfterMigration());
+    assertTrue(
+        UrlRecordSerializer.INSTANCE
+            .snapshotConfiguration()
+            .resolveSchemaCompatibility(restored)
+            .isCompatibleAfterMigration());
     // and the old serializer still writes what it reads (a migration may copy through it)
     DataOutputSerializer out = new DataOutputSerializer(256);
     for (UrlRecord r : TestRecords.url()) {
       old.serialize(r, out);
     }
-    assertArrayEquals(Files.readAllBytes(DIR.resolve("url-record-v" + version + ".bin")),
-        out.getCopyOfBuffer());
+    assertArrayEquals(
+        Files.readAllBytes(DIR.resolve("url-record-v" + version + ".bin")), out.getCopyOfBuffer());
   }
 
   /**
@@ -82,23 +89,35 @@ class RecordFormatGoldenTest {
   @Test
   void urlAndKeyTravelAsRanges() throws Exception {
     byte[] textValue = "https://example.com/a".getBytes(UTF_8);
-    UrlRecord text = new UrlRecord("https://example.com/a", textValue,
-        "example.com".getBytes(UTF_8), null, 1, 2, 3, false);
+    UrlRecord text =
+        new UrlRecord(
+            "https://example.com/a",
+            textValue,
+            "example.com".getBytes(UTF_8),
+            null,
+            1,
+            2,
+            3,
+            false);
     byte[] jsonValue = "{\"url\":\"https://example.com/a\"}".getBytes(UTF_8);
     UrlRecord json = new UrlRecord("https://example.com/a", jsonValue, null, null, 1, 2, 3, false);
     byte[] latinValue = "https://\u00e9.example/".getBytes(ISO_8859_1);
-    UrlRecord apart = new UrlRecord("https://\u00e9.example/", latinValue,
-        "k".getBytes(UTF_8), null, 1, 2, 3, false);
+    UrlRecord apart =
+        new UrlRecord(
+            "https://\u00e9.example/", latinValue, "k".getBytes(UTF_8), null, 1, 2, 3, false);
     int fixed = 1 + 4 + 1 + 8 + 8 + 4; // flags, value length, header count (varint), h1, h2, shard
     assertEquals(fixed + textValue.length + 2, size(text));
     assertEquals(fixed + jsonValue.length + 2 + 4, size(json));
-    assertEquals(fixed + latinValue.length + 4 + "https://\u00e9.example/".getBytes(UTF_8).length
-        + 4 + 1, size(apart), "a URL whose UTF-8 bytes are not the value's is sent on its own");
+    assertEquals(
+        fixed + latinValue.length + 4 + "https://\u00e9.example/".getBytes(UTF_8).length + 4 + 1,
+        size(apart),
+        "a URL whose UTF-8 bytes are not the value's is sent on its own");
     for (UrlRecord r : new UrlRecord[] {text, json, apart}) {
       DataOutputSerializer out = new DataOutputSerializer(64);
       UrlRecordSerializer.INSTANCE.serialize(r, out);
-      UrlRecord back = UrlRecordSerializer.INSTANCE.deserialize(
-          new DataInputDeserializer(out.getCopyOfBuffer()));
+      UrlRecord back =
+          UrlRecordSerializer.INSTANCE.deserialize(
+              new DataInputDeserializer(out.getCopyOfBuffer()));
       assertEquals(r, back);
       assertEquals(r.url(), back.url());
     }
@@ -113,8 +132,12 @@ class RecordFormatGoldenTest {
     out.write(new byte[] {'a', 'b', 'c'});
     out.writeByte(2); // offset
     out.writeByte(5); // length: past the end
-    IOException e = assertThrows(IOException.class, () -> UrlRecordSerializer.INSTANCE.deserialize(
-        new DataInputDeserializer(out.getCopyOfBuffer())));
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                UrlRecordSerializer.INSTANCE.deserialize(
+                    new DataInputDeserializer(out.getCopyOfBuffer())));
     assertTrue(e.getMessage().contains("url range"), e.getMessage());
   }
 
@@ -133,11 +156,12 @@ class RecordFormatGoldenTest {
   void typeInformationUsesOwnSerializers() {
     SerializerConfigImpl noGeneric = new SerializerConfigImpl();
     noGeneric.setGenericTypes(false);
-    assertInstanceOf(RawRecordSerializer.class,
-        TypeInformation.of(RawRecord.class).createSerializer(noGeneric));
-    assertInstanceOf(UrlRecordSerializer.class,
-        TypeInformation.of(UrlRecord.class).createSerializer(noGeneric));
-    assertInstanceOf(DeadLetterSerializer.class,
+    assertInstanceOf(
+        RawRecordSerializer.class, TypeInformation.of(RawRecord.class).createSerializer(noGeneric));
+    assertInstanceOf(
+        UrlRecordSerializer.class, TypeInformation.of(UrlRecord.class).createSerializer(noGeneric));
+    assertInstanceOf(
+        DeadLetterSerializer.class,
         TypeInformation.of(DeadLetter.class).createSerializer(noGeneric));
   }
 
@@ -167,8 +191,9 @@ class RecordFormatGoldenTest {
     }
     assertEquals(0, in.available());
 
-    TypeSerializerSnapshot<T> restored = TypeSerializerSnapshot.readVersionedSnapshot(
-        new DataInputDeserializer(goldenSnap), RecordFormatGoldenTest.class.getClassLoader());
+    TypeSerializerSnapshot<T> restored =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(goldenSnap), RecordFormatGoldenTest.class.getClassLoader());
     assertEquals(s, restored.restoreSerializer());
     assertTrue(s.snapshotConfiguration().resolveSchemaCompatibility(restored).isCompatibleAsIs());
   }

@@ -16,13 +16,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 21 ("Also"): a dead letter's detail says what is true about the record. A value cut by a
- * line reader ({@link RecordDecoder#CUT_BYTES}) is "more than 1048576 bytes", not the cut's
- * length; a value that looks like UTF-16 says so.
+ * line reader ({@link RecordDecoder#CUT_BYTES}) is "more than 1048576 bytes", not the cut's length;
+ * a value that looks like UTF-16 says so.
  */
 class RejectDetailTest {
 
   static DecodeConfig config(String format) {
-    return DecodeConfig.builder().format(format).hashSeed(0x5EED_1234_ABCD_9876L).shards(16).build();
+    return DecodeConfig.builder()
+        .format(format)
+        .hashSeed(0x5EED_1234_ABCD_9876L)
+        .shards(16)
+        .build();
   }
 
   static List<DeadLetter> dead(DecodeConfig c, byte[]... values) throws Exception {
@@ -50,7 +54,8 @@ class RejectDetailTest {
 
   @Test
   void aCutValueIsMoreThanTheLimitAndOthersTheirLength() throws Exception {
-    List<DeadLetter> d = dead(config("text"), url(RecordDecoder.CUT_BYTES), url(2 << 20), url(9000));
+    List<DeadLetter> d =
+        dead(config("text"), url(RecordDecoder.CUT_BYTES), url(2 << 20), url(9000));
     assertEquals("URL is more than 1048576 bytes (--max-url-bytes 8192)", d.get(0).detail);
     assertEquals("URL is 2097152 bytes (--max-url-bytes 8192)", d.get(1).detail);
     assertEquals("URL is 9000 bytes (--max-url-bytes 8192)", d.get(2).detail);
@@ -73,9 +78,12 @@ class RejectDetailTest {
    */
   @Test
   void utf16LinesSayTheyLookLikeUtf16() throws Exception {
-    for (java.nio.charset.Charset cs : List.of(StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE)) {
-      byte[] bom = cs == StandardCharsets.UTF_16LE ? new byte[] {(byte) 0xFF, (byte) 0xFE}
-          : new byte[] {(byte) 0xFE, (byte) 0xFF};
+    for (java.nio.charset.Charset cs :
+        List.of(StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE)) {
+      byte[] bom =
+          cs == StandardCharsets.UTF_16LE
+              ? new byte[] {(byte) 0xFF, (byte) 0xFE}
+              : new byte[] {(byte) 0xFE, (byte) 0xFF};
       byte[] file = concat(bom, "http://a.com/1\nhttp://a.com/2\n".getBytes(cs));
       List<byte[]> lines = new ArrayList<>();
       int start = 0;
@@ -87,16 +95,28 @@ class RejectDetailTest {
       }
       List<DeadLetter> d = dead(config("text"), lines.get(0), lines.get(1));
       for (DeadLetter l : d) {
-        assertTrue(l.detail.endsWith("; looks like UTF-16: urldedup reads UTF-8 (convert it: iconv -f UTF-16 -t"
-            + " UTF-8)"), cs + ": " + l.reason + " " + l.detail);
+        assertTrue(
+            l.detail.endsWith(
+                "; looks like UTF-16: urldedup reads UTF-8 (convert it: iconv -f UTF-16 -t"
+                    + " UTF-8)"),
+            cs + ": " + l.reason + " " + l.detail);
       }
       assertEquals(RejectReason.BAD_UTF8, d.get(0).reason);
-      assertEquals(2L, dead(config("json"), lines.get(0), lines.get(1)).stream()
-          .filter(l -> l.detail.contains("looks like UTF-16")).count(), cs + " json");
+      assertEquals(
+          2L,
+          dead(config("json"), lines.get(0), lines.get(1)).stream()
+              .filter(l -> l.detail.contains("looks like UTF-16"))
+              .count(),
+          cs + " json");
     }
     // UTF-8 that is bad, or has a NUL or two, and zeroed bytes get no such hint
-    List<DeadLetter> d = dead(config("text"), new byte[] {'h', (byte) 0xC0, (byte) 0xAF},
-        "/relative\0path".getBytes(UTF_8), new byte[] {0}, new byte[4096]);
+    List<DeadLetter> d =
+        dead(
+            config("text"),
+            new byte[] {'h', (byte) 0xC0, (byte) 0xAF},
+            "/relative\0path".getBytes(UTF_8),
+            new byte[] {0},
+            new byte[4096]);
     for (DeadLetter l : d) {
       assertFalse(l.detail.contains("UTF-16"), l.detail);
     }

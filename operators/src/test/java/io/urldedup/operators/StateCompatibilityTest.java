@@ -20,12 +20,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Locale;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.checkpoint.SavepointType;
-import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Disabled;
@@ -46,9 +47,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * is explicitly allowed).
  *
  * <p>The files are canonical savepoints (Flink's backend-independent format), written by each
- * backend and each restored into both. They hold 2 shards of one-page slices: 10-20 KB each.
- * The stable files predate the stable filter's counter-seeded decay positions; they were kept,
- * not regenerated: where past decays fell is history held in the cells, not format. With about 5
+ * backend and each restored into both. They hold 2 shards of one-page slices: 10-20 KB each. The
+ * stable files predate the stable filter's counter-seeded decay positions; they were kept, not
+ * regenerated: where past decays fell is history held in the cells, not format. With about 5
  * arrivals per 16-word block no set cell (Max = 15) can decay to 0 either way, so the decisions
  * match the current code's, and the files now also cover cells written by an older build.
  *
@@ -63,17 +64,22 @@ class StateCompatibilityTest {
   private static final FilterSpec STABLE = FilterSpec.stable(0.01, 4096, 4);
   private static final FilterSpec SCALABLE = FilterSpec.scalable(0.01, 40, 2, 0.5, 1L << 16);
   private static final int WRITTEN = 120;
+
   /** What the v2 files were written under: the kit's seed, 2 shards, default canonicalization. */
   /**
    * The mapping the v2 files were written under: canonicalization version 1 (before the WHATWG
-   * parser), pinned here, since the current canonicalization settings differ (restoring those
-   * files under the current ones needs --allow-canonicalization-change, tested below).
+   * parser), pinned here, since the current canonicalization settings differ (restoring those files
+   * under the current ones needs --allow-canonicalization-change, tested below).
    */
   private static final String V2_SETTINGS =
       "canonicalization-version=1\n--strip-params=none\n--strip-www=false\n";
-  private static final UrlMapping V2_MAPPING = new UrlMapping(
-      DedupOperatorTestKit.HASHER.seedFingerprint(), SHARDS, DecodeConfig.fingerprintOf(V2_SETTINGS),
-      V2_SETTINGS);
+
+  private static final UrlMapping V2_MAPPING =
+      new UrlMapping(
+          DedupOperatorTestKit.HASHER.seedFingerprint(),
+          SHARDS,
+          DecodeConfig.fingerprintOf(V2_SETTINGS),
+          V2_SETTINGS);
   private static final int[] VERSIONS = {1, 2};
 
   @AfterAll
@@ -82,7 +88,9 @@ class StateCompatibilityTest {
   }
 
   /** The kinds with golden savepoints (v1 and v2 predate the aged kind). */
-  private static final FilterSpec.Kind[] GOLDEN_KINDS = {FilterSpec.Kind.STABLE, FilterSpec.Kind.SCALABLE};
+  private static final FilterSpec.Kind[] GOLDEN_KINDS = {
+    FilterSpec.Kind.STABLE, FilterSpec.Kind.SCALABLE
+  };
 
   private static FilterSpec spec(FilterSpec.Kind kind) {
     return kind == FilterSpec.Kind.STABLE ? STABLE : SCALABLE;
@@ -90,8 +98,13 @@ class StateCompatibilityTest {
 
   /** Which filter kind, written by which backend, with which header layout version. */
   private static String file(FilterSpec.Kind kind, Backend writer, int version) {
-    return "dedup/" + kind.name().toLowerCase(java.util.Locale.ROOT) + "-"
-        + writer.name().toLowerCase(java.util.Locale.ROOT) + "-savepoint-v" + version + ".bin";
+    return "dedup/"
+        + kind.name().toLowerCase(Locale.ROOT)
+        + "-"
+        + writer.name().toLowerCase(Locale.ROOT)
+        + "-savepoint-v"
+        + version
+        + ".bin";
   }
 
   /** The mapping the files of {@code version} recorded (v1: only the seed). */
@@ -99,15 +112,21 @@ class StateCompatibilityTest {
     return version == 1 ? UrlMapping.seedOnly(FINGERPRINT) : V2_MAPPING;
   }
 
-  private static OperatorSubtaskState golden(FilterSpec.Kind kind, Backend writer, int version) throws Exception {
+  private static OperatorSubtaskState golden(FilterSpec.Kind kind, Backend writer, int version)
+      throws Exception {
     String name = file(kind, writer, version);
     URL resource = StateCompatibilityTest.class.getClassLoader().getResource(name);
     assertTrue(resource != null, "missing " + name);
-    assertTrue(Files.size(Paths.get(resource.toURI())) < 64 * 1024, name + ": golden file must stay small");
+    assertTrue(
+        Files.size(Paths.get(resource.toURI())) < 64 * 1024,
+        name + ": golden file must stay small");
     return OperatorSnapshotUtil.readStateHandle(Paths.get(resource.toURI()).toString());
   }
 
-  /** What the golden run inserted: 120 URLs over 2 shards (scalable: 60 per shard, 2 slices of 40, 80). */
+  /**
+   * What the golden run inserted: 120 URLs over 2 shards (scalable: 60 per shard, 2 slices of 40,
+   * 80).
+   */
   private static List<UrlRecord> written() {
     return urls("golden", 0, WRITTEN, SHARDS);
   }
@@ -122,11 +141,14 @@ class StateCompatibilityTest {
   void writeGoldenSnapshots() throws Exception {
     for (Backend writer : Backend.values()) {
       for (FilterSpec.Kind kind : GOLDEN_KINDS) {
-        var h = DedupOperatorTestKit.open(new DedupOperator(spec(kind), V2_MAPPING, 8, false), writer, null);
+        var h =
+            DedupOperatorTestKit.open(
+                new DedupOperator(spec(kind), V2_MAPPING, 8, false), writer, null);
         feed(h, written());
         h.prepareSnapshotPreBarrier(1);
-        OperatorSubtaskState s = h.snapshotWithLocalState(1, 1, SavepointType.savepoint(SavepointFormatType.CANONICAL))
-            .getJobManagerOwnedState();
+        OperatorSubtaskState s =
+            h.snapshotWithLocalState(1, 1, SavepointType.savepoint(SavepointFormatType.CANONICAL))
+                .getJobManagerOwnedState();
         h.close();
         Path out = Paths.get("src/test/resources", file(kind, writer, 2));
         Files.createDirectories(out.getParent());
@@ -151,11 +173,14 @@ class StateCompatibilityTest {
     }
   }
 
-  private void restoreAndCheck(FilterSpec.Kind kind, Backend writer, int version, Backend backend) throws Exception {
-    String what = kind + " golden v" + version + " written by " + writer + ", restored on " + backend;
+  private void restoreAndCheck(FilterSpec.Kind kind, Backend writer, int version, Backend backend)
+      throws Exception {
+    String what =
+        kind + " golden v" + version + " written by " + writer + ", restored on " + backend;
     OperatorSubtaskState s = golden(kind, writer, version);
 
-    var h = DedupOperatorTestKit.open(new DedupOperator(spec(kind), V2_MAPPING, 8, false), backend, s);
+    var h =
+        DedupOperatorTestKit.open(new DedupOperator(spec(kind), V2_MAPPING, 8, false), backend, s);
     DedupOperator op = (DedupOperator) h.getOperator();
     Reference ref = new Reference(spec(kind), writtenUnder(version));
     ref.feed(written());
@@ -165,11 +190,15 @@ class StateCompatibilityTest {
     List<Boolean> got = feed(h, later());
     assertSameDecisions(expected, got, later(), what);
     if (kind == FilterSpec.Kind.SCALABLE) {
-      assertEquals(0, DedupOperatorTestKit.count(got.subList(0, WRITTEN)), what + ": a restored URL was emitted");
+      assertEquals(
+          0,
+          DedupOperatorTestKit.count(got.subList(0, WRITTEN)),
+          what + ": a restored URL was emitted");
     }
     h.prepareSnapshotPreBarrier(2);
     for (FilterHeader stored : StoredState.headers(op).values()) {
-      assertEquals(V2_MAPPING, stored.mapping(), what + ": a touched shard records the current mapping");
+      assertEquals(
+          V2_MAPPING, stored.mapping(), what + ": a touched shard records the current mapping");
     }
     h.close();
   }
@@ -178,15 +207,23 @@ class StateCompatibilityTest {
   void goldenSnapshotWithAnotherSeedFailsNamingTheFlag() throws Exception {
     for (int version : VERSIONS) {
       OperatorSubtaskState s = golden(FilterSpec.Kind.SCALABLE, Backend.HASHMAP, version);
-      UrlMapping otherSeed = DedupOperatorTestKit.decode().hashSeed(DedupOperatorTestKit.SEED ^ 1).shards(SHARDS)
-          .build().urlMapping();
+      UrlMapping otherSeed =
+          DedupOperatorTestKit.decode()
+              .hashSeed(DedupOperatorTestKit.SEED ^ 1)
+              .shards(SHARDS)
+              .build()
+              .urlMapping();
       var h = DedupOperatorTestKit.harness(SCALABLE, otherSeed, 8, Backend.HASHMAP, 1, 0);
       Exception e = assertThrows(Exception.class, () -> h.initializeState(s));
-      assertTrue(ExceptionUtils.findThrowableWithMessage(e, "--hash-seed").isPresent(), "v" + version);
+      assertTrue(
+          ExceptionUtils.findThrowableWithMessage(e, "--hash-seed").isPresent(), "v" + version);
     }
   }
 
-  /** 128 -> 64 shards would move every URL to another shard: refused, naming --shards and both values. */
+  /**
+   * 128 -> 64 shards would move every URL to another shard: refused, naming --shards and both
+   * values.
+   */
   @ParameterizedTest
   @EnumSource(Backend.class)
   void restoreWithOtherShardsIsRefusedNamingTheFlag(Backend backend) throws Exception {
@@ -196,20 +233,28 @@ class StateCompatibilityTest {
       var h = DedupOperatorTestKit.harness(spec(kind), threeShards, 8, backend, 1, 0);
       Exception e = assertThrows(Exception.class, () -> h.initializeState(s));
       String message = incompatibility(e);
-      assertTrue(message.contains("--shards 2") && message.contains("--shards 3")
-          && message.contains("start from empty state"), message);
-      assertTrue(ExceptionUtils.findThrowable(e, SuppressRestartsException.class).isPresent(),
+      assertTrue(
+          message.contains("--shards 2")
+              && message.contains("--shards 3")
+              && message.contains("start from empty state"),
+          message);
+      assertTrue(
+          ExceptionUtils.findThrowable(e, SuppressRestartsException.class).isPresent(),
           "a restart cannot help");
       h.close();
     }
   }
 
-  /** Version 1 state recorded no shard count: any is accepted (today's behaviour) and then recorded. */
+  /**
+   * Version 1 state recorded no shard count: any is accepted (today's behaviour) and then recorded.
+   */
   @Test
   void version1StateAcceptsAndAdoptsTheShardCount() throws Exception {
     OperatorSubtaskState s = golden(FilterSpec.Kind.SCALABLE, Backend.HASHMAP, 1);
     UrlMapping threeShards = DedupOperatorTestKit.decode().shards(3).build().urlMapping();
-    var h = DedupOperatorTestKit.open(new DedupOperator(SCALABLE, threeShards, 8, false), Backend.HASHMAP, s);
+    var h =
+        DedupOperatorTestKit.open(
+            new DedupOperator(SCALABLE, threeShards, 8, false), Backend.HASHMAP, s);
     feed(h, urls("golden-later", 0, 40, SHARDS));
     h.prepareSnapshotPreBarrier(2);
     for (FilterHeader stored : StoredState.headers((DedupOperator) h.getOperator()).values()) {
@@ -222,38 +267,52 @@ class StateCompatibilityTest {
   @EnumSource(Backend.class)
   void restoreWithOtherCanonicalizationIsRefusedNamingTheFlag(Backend backend) throws Exception {
     OperatorSubtaskState s = golden(FilterSpec.Kind.STABLE, Backend.ROCKSDB, 2);
-    UrlMapping www = DedupOperatorTestKit.decode().shards(SHARDS).stripWww(true).build().urlMapping();
+    UrlMapping www =
+        DedupOperatorTestKit.decode().shards(SHARDS).stripWww(true).build().urlMapping();
     var h = DedupOperatorTestKit.harness(STABLE, www, 8, backend, 1, 0);
     String message = incompatibility(assertThrows(Exception.class, () -> h.initializeState(s)));
-    assertTrue(message.contains("--strip-www false in state vs true now")
-        && message.contains("--allow-canonicalization-change") && !message.contains("--strip-params"), message);
+    assertTrue(
+        message.contains("--strip-www false in state vs true now")
+            && message.contains("--allow-canonicalization-change")
+            && !message.contains("--strip-params"),
+        message);
     h.close();
 
     // state of the canonicalization before the WHATWG parser, restored under today's defaults
     UrlMapping today = DedupOperatorTestKit.decode().shards(SHARDS).build().urlMapping();
     var h1 = DedupOperatorTestKit.harness(STABLE, today, 8, backend, 1, 0);
     message = incompatibility(assertThrows(Exception.class, () -> h1.initializeState(s)));
-    assertTrue(message.contains("canonicalization-version 1 in state vs 2 now")
-        && message.contains("--allow-canonicalization-change"), message);
+    assertTrue(
+        message.contains("canonicalization-version 1 in state vs 2 now")
+            && message.contains("--allow-canonicalization-change"),
+        message);
     h1.close();
 
-    UrlMapping params = DedupOperatorTestKit.decode().shards(SHARDS).stripParams("sid,jsessionid").build().urlMapping();
+    UrlMapping params =
+        DedupOperatorTestKit.decode()
+            .shards(SHARDS)
+            .stripParams("sid,jsessionid")
+            .build()
+            .urlMapping();
     var h2 = DedupOperatorTestKit.harness(STABLE, params, 8, backend, 1, 0);
     message = incompatibility(assertThrows(Exception.class, () -> h2.initializeState(s)));
-    assertTrue(message.contains("--strip-params none in state vs jsessionid,sid now") && !message.contains("--strip-www"),
+    assertTrue(
+        message.contains("--strip-params none in state vs jsessionid,sid now")
+            && !message.contains("--strip-www"),
         message);
     h2.close();
   }
 
   /**
    * With --allow-canonicalization-change the restore goes on with the same decisions, warns once
-   * naming what changed (never the seed), and the state then records the new settings, so the
-   * next restore under them needs no flag.
+   * naming what changed (never the seed), and the state then records the new settings, so the next
+   * restore under them needs no flag.
    */
   @Test
   void allowedCanonicalizationChangeRestoresWarnsAndAdopts() throws Exception {
     OperatorSubtaskState s = golden(FilterSpec.Kind.SCALABLE, Backend.HASHMAP, 2);
-    UrlMapping www = DedupOperatorTestKit.decode().shards(SHARDS).stripWww(true).build().urlMapping();
+    UrlMapping www =
+        DedupOperatorTestKit.decode().shards(SHARDS).stripWww(true).build().urlMapping();
     List<String> warnings;
     KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h;
     try (WarningCapture capture = new WarningCapture(RestoredStateCheck.class)) {
@@ -262,8 +321,10 @@ class StateCompatibilityTest {
     }
     assertEquals(1, warnings.size(), "one warning per subtask, not per shard: " + warnings);
     assertTrue(warnings.get(0).contains("--strip-www false in state vs true now"), warnings.get(0));
-    assertTrue(!warnings.get(0).contains(Long.toHexString(DedupOperatorTestKit.SEED))
-        && !warnings.get(0).contains(Long.toString(DedupOperatorTestKit.SEED)), "never the seed");
+    assertTrue(
+        !warnings.get(0).contains(Long.toHexString(DedupOperatorTestKit.SEED))
+            && !warnings.get(0).contains(Long.toString(DedupOperatorTestKit.SEED)),
+        "never the seed");
 
     Reference ref = new Reference(SCALABLE, V2_MAPPING);
     ref.feed(written());
@@ -273,12 +334,15 @@ class StateCompatibilityTest {
       assertEquals(www, stored.mapping());
     }
     h.close();
-    var again = DedupOperatorTestKit.open(new DedupOperator(SCALABLE, www, 8, false), Backend.HASHMAP, next);
+    var again =
+        DedupOperatorTestKit.open(
+            new DedupOperator(SCALABLE, www, 8, false), Backend.HASHMAP, next);
     again.close();
   }
 
   private static String incompatibility(Exception e) {
     return ExceptionUtils.findThrowable(e, IncompatibleStateException.class)
-        .map(Throwable::getMessage).orElseThrow(() -> new AssertionError("no IncompatibleStateException", e));
+        .map(Throwable::getMessage)
+        .orElseThrow(() -> new AssertionError("no IncompatibleStateException", e));
   }
 }

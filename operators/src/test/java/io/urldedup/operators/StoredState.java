@@ -22,8 +22,12 @@ final class StoredState {
   static Map<Integer, FilterHeader> headers(DedupOperator op) throws Exception {
     Map<Integer, FilterHeader> out = new TreeMap<>();
     Object key = op.getCurrentKey();
-    backend(op).applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
-        op.registeredHeaderDescriptor(), (k, state) -> out.put(k, state.value().copy()));
+    backend(op)
+        .applyToAllKeys(
+            VoidNamespace.INSTANCE,
+            VoidNamespaceSerializer.INSTANCE,
+            op.registeredHeaderDescriptor(),
+            (k, state) -> out.put(k, state.value().copy()));
     restore(op, key);
     return out;
   }
@@ -32,16 +36,20 @@ final class StoredState {
   static Map<Integer, Map<Long, long[]>> pages(DedupOperator op) throws Exception {
     Map<Integer, Map<Long, long[]>> out = new TreeMap<>();
     Object key = op.getCurrentKey();
-    backend(op).applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
-        DedupOperator.pagesDescriptor(), (k, state) -> {
-          Map<Long, long[]> pages = new TreeMap<>();
-          for (Map.Entry<Long, long[]> e : state.entries()) {
-            pages.put(e.getKey(), e.getValue().clone());
-          }
-          if (!pages.isEmpty()) {
-            out.put(k, pages);
-          }
-        });
+    backend(op)
+        .applyToAllKeys(
+            VoidNamespace.INSTANCE,
+            VoidNamespaceSerializer.INSTANCE,
+            DedupOperator.pagesDescriptor(),
+            (k, state) -> {
+              Map<Long, long[]> pages = new TreeMap<>();
+              for (Map.Entry<Long, long[]> e : state.entries()) {
+                pages.put(e.getKey(), e.getValue().clone());
+              }
+              if (!pages.isEmpty()) {
+                out.put(k, pages);
+              }
+            });
     restore(op, key);
     return out;
   }
@@ -50,15 +58,19 @@ final class StoredState {
   static Map<Integer, List<Long>> chunkKeys(DedupOperator op) throws Exception {
     Map<Integer, List<Long>> out = new TreeMap<>();
     Object key = op.getCurrentKey();
-    backend(op).applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
-        DedupOperator.logDescriptor(), (k, state) -> {
-          List<Long> keys = new ArrayList<>();
-          state.keys().forEach(keys::add);
-          if (!keys.isEmpty()) {
-            keys.sort(null);
-            out.put(k, keys);
-          }
-        });
+    backend(op)
+        .applyToAllKeys(
+            VoidNamespace.INSTANCE,
+            VoidNamespaceSerializer.INSTANCE,
+            DedupOperator.logDescriptor(),
+            (k, state) -> {
+              List<Long> keys = new ArrayList<>();
+              state.keys().forEach(keys::add);
+              if (!keys.isEmpty()) {
+                keys.sort(null);
+                out.put(k, keys);
+              }
+            });
     restore(op, key);
     return out;
   }

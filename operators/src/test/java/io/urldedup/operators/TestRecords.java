@@ -2,6 +2,8 @@ package io.urldedup.operators;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import java.util.Arrays;
+
 /** Fixed sample records shared by the serializer tests and their golden files. */
 final class TestRecords {
 
@@ -17,23 +19,40 @@ final class TestRecords {
     return new RawRecord[] {
       new RawRecord(null, null, null, null),
       new RawRecord(new byte[0], new byte[0], RecordHeaders.EMPTY, ""),
-      new RawRecord("k".getBytes(UTF_8), "https://example.com/a".getBytes(UTF_8), headers(),
-          "urls-3@42"),
+      new RawRecord(
+          "k".getBytes(UTF_8), "https://example.com/a".getBytes(UTF_8), headers(), "urls-3@42"),
       new RawRecord(null, new byte[] {(byte) 0xc3, 0x28, 0, (byte) 0xff}, null, "file:7"),
-      new RawRecord(null, "{\"url\":\"http://b\u00fccher.de/\"}".getBytes(UTF_8),
-          RecordHeaders.of("h", null), "urls-0@0"),
+      new RawRecord(
+          null,
+          "{\"url\":\"http://b\u00fccher.de/\"}".getBytes(UTF_8),
+          RecordHeaders.of("h", null),
+          "urls-0@0"),
     };
   }
 
   static UrlRecord[] url() {
     return new UrlRecord[] {
       new UrlRecord(null, null, null, null, 0, 0, 0, false),
-      new UrlRecord("https://example.com/a", "https://example.com/a".getBytes(UTF_8),
-          "example.com".getBytes(UTF_8), headers(), 0x0123456789abcdefL, -1L, 127, true),
-      new UrlRecord("http://xn--bcher-kva.de/", "{\"url\":\"http://xn--bcher-kva.de/\"}"
-          .getBytes(UTF_8), null, RecordHeaders.EMPTY, Long.MIN_VALUE, Long.MAX_VALUE, 0, false),
-      new UrlRecord("", new byte[0], new byte[0], RecordHeaders.of("x", new byte[0]), 1, 2, 3,
+      new UrlRecord(
+          "https://example.com/a",
+          "https://example.com/a".getBytes(UTF_8),
+          "example.com".getBytes(UTF_8),
+          headers(),
+          0x0123456789abcdefL,
+          -1L,
+          127,
+          true),
+      new UrlRecord(
+          "http://xn--bcher-kva.de/",
+          "{\"url\":\"http://xn--bcher-kva.de/\"}".getBytes(UTF_8),
+          null,
+          RecordHeaders.EMPTY,
+          Long.MIN_VALUE,
+          Long.MAX_VALUE,
+          0,
           false),
+      new UrlRecord(
+          "", new byte[0], new byte[0], RecordHeaders.of("x", new byte[0]), 1, 2, 3, false),
     };
   }
 
@@ -44,24 +63,48 @@ final class TestRecords {
    */
   static UrlRecord[] urlV3() {
     UrlRecord[] v12 = url();
-    UrlRecord[] all = java.util.Arrays.copyOf(v12, v12.length + 2);
-    all[v12.length] = new UrlRecord("http://a.example/x", "{\"u\":\"other\"}".getBytes(UTF_8),
-        "zz-key".getBytes(UTF_8), headers(), 5, 6, 7, true);
-    all[v12.length + 1] = new UrlRecord("http://xn--bcher-kva.de/",
-        "{\"id\":1,\"url\":\"http://xn--bcher-kva.de/\"}".getBytes(UTF_8),
-        "xn--bcher-kva.de".getBytes(UTF_8), RecordHeaders.EMPTY, -5, -6, 1, false);
+    UrlRecord[] all = Arrays.copyOf(v12, v12.length + 2);
+    all[v12.length] =
+        new UrlRecord(
+            "http://a.example/x",
+            "{\"u\":\"other\"}".getBytes(UTF_8),
+            "zz-key".getBytes(UTF_8),
+            headers(),
+            5,
+            6,
+            7,
+            true);
+    all[v12.length + 1] =
+        new UrlRecord(
+            "http://xn--bcher-kva.de/",
+            "{\"id\":1,\"url\":\"http://xn--bcher-kva.de/\"}".getBytes(UTF_8),
+            "xn--bcher-kva.de".getBytes(UTF_8),
+            RecordHeaders.EMPTY,
+            -5,
+            -6,
+            1,
+            false);
     return all;
   }
 
   static DeadLetter[] dead() {
     return new DeadLetter[] {
       new DeadLetter(null, null, null, null, null, null),
-      new DeadLetter(null, null, RecordHeaders.EMPTY, RejectReason.EMPTY, "null value",
-          "urls-1@9"),
-      new DeadLetter(new byte[] {(byte) 0xc3, 0x28}, "k".getBytes(UTF_8), headers(),
-          RejectReason.BAD_UTF8, "malformed UTF-8 at byte 0", "file:12"),
-      new DeadLetter("ftp://x/".getBytes(UTF_8), null, null, RejectReason.UNSUPPORTED_SCHEME,
-          "scheme ftp (only http, https)", ""),
+      new DeadLetter(null, null, RecordHeaders.EMPTY, RejectReason.EMPTY, "null value", "urls-1@9"),
+      new DeadLetter(
+          new byte[] {(byte) 0xc3, 0x28},
+          "k".getBytes(UTF_8),
+          headers(),
+          RejectReason.BAD_UTF8,
+          "malformed UTF-8 at byte 0",
+          "file:12"),
+      new DeadLetter(
+          "ftp://x/".getBytes(UTF_8),
+          null,
+          null,
+          RejectReason.UNSUPPORTED_SCHEME,
+          "scheme ftp (only http, https)",
+          ""),
     };
   }
 }

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 class UrlCanonicalizerTest {
 
   private final UrlCanonicalizer plain = UrlCanonicalizer.defaults();
-  private final UrlCanonicalizer rules = new UrlCanonicalizer(
-      new CanonicalizationRules(true, true, List.of("jsessionid", "sid", "utm_*"), true, true));
+  private final UrlCanonicalizer rules =
+      new UrlCanonicalizer(
+          new CanonicalizationRules(true, true, List.of("jsessionid", "sid", "utm_*"), true, true));
 
   private static void check(UrlCanonicalizer c, String in, String expected) {
     try {
@@ -55,15 +56,20 @@ class UrlCanonicalizerTest {
 
   @Test
   void emptySegmentsAreKept() {
-    check(plain, "https://web.archive.org/web/2020/https://example.org/",
+    check(
+        plain,
+        "https://web.archive.org/web/2020/https://example.org/",
         "https://web.archive.org/web/2020/https://example.org/");
-    check(plain, "https://s3.example.com/bucket//key.txt", "https://s3.example.com/bucket//key.txt");
+    check(
+        plain, "https://s3.example.com/bucket//key.txt", "https://s3.example.com/bucket//key.txt");
   }
 
   @Test
   void ipHosts() {
-    for (String h : new String[] {"127.1", "0x7f.1", "2130706433", "0177.0.0.1", "127.0.0.1.",
-        "0x7F.0.0.1", "127.0.1"}) {
+    for (String h :
+        new String[] {
+          "127.1", "0x7f.1", "2130706433", "0177.0.0.1", "127.0.0.1.", "0x7F.0.0.1", "127.0.1"
+        }) {
       String expected = h.equals("127.0.1") ? "http://127.0.0.1/" : "http://127.0.0.1/";
       check(plain, "http://" + h + "/", expected);
     }
@@ -168,12 +174,53 @@ class UrlCanonicalizerTest {
   @Test
   void idempotent() throws Exception {
     SplittableRandom r = new SplittableRandom(42);
-    String[] parts = {"a", "B", "%2d", "%41", "%zz", "%", "/", "//", "./", "../", "?", "&", "=",
-        ";", "sid=1", ";jsessionid=x", "ü", "%C3%BC", " ", "~", "%7E", "+", "#", ".", "%2E",
-        "\\", "\t", "{", "'", "utm_x=1&"};
-    String[] hosts = {"example.com", "WWW.Example.com", "bücher.de", "[::1]", "1.2.3.4",
-        "www.co.uk", "exa%2Emple.org", "www.www.example.net", "EXAMPLE.com.", "xn--bcher-kva.de",
-        "0x7f.1", "u:p@h.com", "[0:0::1:0]"};
+    String[] parts = {
+      "a",
+      "B",
+      "%2d",
+      "%41",
+      "%zz",
+      "%",
+      "/",
+      "//",
+      "./",
+      "../",
+      "?",
+      "&",
+      "=",
+      ";",
+      "sid=1",
+      ";jsessionid=x",
+      "ü",
+      "%C3%BC",
+      " ",
+      "~",
+      "%7E",
+      "+",
+      "#",
+      ".",
+      "%2E",
+      "\\",
+      "\t",
+      "{",
+      "'",
+      "utm_x=1&"
+    };
+    String[] hosts = {
+      "example.com",
+      "WWW.Example.com",
+      "bücher.de",
+      "[::1]",
+      "1.2.3.4",
+      "www.co.uk",
+      "exa%2Emple.org",
+      "www.www.example.net",
+      "EXAMPLE.com.",
+      "xn--bcher-kva.de",
+      "0x7f.1",
+      "u:p@h.com",
+      "[0:0::1:0]"
+    };
     List<String> inputs = new ArrayList<>();
     for (int i = 0; i < 10_000; i++) {
       StringBuilder b = new StringBuilder(r.nextBoolean() ? "http://" : "HTTPS://");

@@ -1,7 +1,6 @@
 package io.urldedup.samples;
 
 import io.urldedup.state.SplitMix64;
-
 import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -15,15 +14,15 @@ import java.util.Locale;
  *
  * <p>Model: the crawler fetches a page of a host (hosts Zipf-distributed) and emits a burst of its
  * links (mean {@code --burst}); most point into the same site ({@code 1 - --external}). A link is a
- * first occurrence of a page with probability {@code --unique-target / --lines}; otherwise it repeats
- * a page seen before: one of the last {@code --window} links (biased to the most recent: temporal
- * locality), one of the host's navigation pages ({@code --nav}), or a uniform draw from a reservoir
- * of all pages so far ({@code --long-range}). A fraction {@code --variants} of lines is written as a
- * non-canonical variant of its page (see {@link CrawlUrls}).
+ * first occurrence of a page with probability {@code --unique-target / --lines}; otherwise it
+ * repeats a page seen before: one of the last {@code --window} links (biased to the most recent:
+ * temporal locality), one of the host's navigation pages ({@code --nav}), or a uniform draw from a
+ * reservoir of all pages so far ({@code --long-range}). A fraction {@code --variants} of lines is
+ * written as a non-canonical variant of its page (see {@link CrawlUrls}).
  *
- * <p>Memory is bounded by the window, the reservoir and one byte per host, whatever {@code --lines}.
- * With {@code --truth FILE} each line gets a line {@code first<TAB>canonical} or
- * {@code repeat<TAB>canonical}: the job with its default canonicalization should emit exactly the
+ * <p>Memory is bounded by the window, the reservoir and one byte per host, whatever {@code
+ * --lines}. With {@code --truth FILE} each line gets a line {@code first<TAB>canonical} or {@code
+ * repeat<TAB>canonical}: the job with its default canonicalization should emit exactly the
  * canonical URLs of the {@code first} lines (less false positives).
  */
 public final class CrawlStreamGenerator {
@@ -48,21 +47,42 @@ public final class CrawlStreamGenerator {
 
     public Settings {
       require(lines >= 0, "--lines", "an integer >= 0", lines);
-      require(uniqueTarget >= 0 && uniqueTarget <= Math.max(lines, 1), "--unique-target",
-          "an integer in [0, --lines]", uniqueTarget);
+      require(
+          uniqueTarget >= 0 && uniqueTarget <= Math.max(lines, 1),
+          "--unique-target",
+          "an integer in [0, --lines]",
+          uniqueTarget);
       require(hosts >= 1, "--hosts", "an integer >= 1", hosts);
       require(zipf > 0 && zipf <= 5, "--zipf", "an exponent in (0, 5]", zipf);
       require(variants >= 0 && variants <= 1, "--variants", "a fraction in [0, 1]", variants);
-      require(longRange >= 0 && nav >= 0 && longRange + nav <= 1, "--long-range/--nav",
-          "fractions >= 0 whose sum is <= 1", longRange + "/" + nav);
+      require(
+          longRange >= 0 && nav >= 0 && longRange + nav <= 1,
+          "--long-range/--nav",
+          "fractions >= 0 whose sum is <= 1",
+          longRange + "/" + nav);
       require(external >= 0 && external <= 1, "--external", "a fraction in [0, 1]", external);
       require(burst >= 1, "--burst", "an integer >= 1", burst);
-      require(window >= 1 && window <= (1 << 24), "--window", "an integer in [1, 16777216]", window);
+      require(
+          window >= 1 && window <= (1 << 24), "--window", "an integer in [1, 16777216]", window);
     }
 
     public static Settings defaults(long lines, long seed) {
-      return new Settings(lines, (long) (lines * 0.3), defaultHosts((long) (lines * 0.3)), 1.1, seed,
-          false, "-", null, 0.3, 0.05, 0.15, 0.1, 20, 4096, false);
+      return new Settings(
+          lines,
+          (long) (lines * 0.3),
+          defaultHosts((long) (lines * 0.3)),
+          1.1,
+          seed,
+          false,
+          "-",
+          null,
+          0.3,
+          0.05,
+          0.15,
+          0.1,
+          20,
+          4096,
+          false);
     }
   }
 
@@ -100,7 +120,8 @@ public final class CrawlStreamGenerator {
     this.messy = settings.messy() ? new MessyUrls(urls, settings.seed()) : null;
     this.rnd = new SplitMix64(SplitMix64.mix(settings.seed()));
     this.hostRank = new ZipfSampler(settings.hosts(), settings.zipf());
-    this.firstProbability = settings.lines() == 0 ? 0 : (double) settings.uniqueTarget() / settings.lines();
+    this.firstProbability =
+        settings.lines() == 0 ? 0 : (double) settings.uniqueTarget() / settings.lines();
     this.navSeen = new byte[settings.hosts()];
     this.windowIds = new long[settings.window()];
     this.windowHosts = new int[settings.window()];
@@ -186,8 +207,13 @@ public final class CrawlStreamGenerator {
     }
     if (settings.json()) {
       // URLs and anchors hold no character that JSON escapes (messy ones neither: no '\\' in JSON)
-      line.append("{\"url\":\"").append(url).append("\",\"source\":\"").append(source)
-          .append("\",\"depth\":").append(burstDepth).append(",\"anchor\":\"");
+      line.append("{\"url\":\"")
+          .append(url)
+          .append("\",\"source\":\"")
+          .append(source)
+          .append("\",\"depth\":")
+          .append(burstDepth)
+          .append(",\"anchor\":\"");
       CrawlUrls.appendAnchor(line, rnd.nextLong());
       line.append("\"}");
     } else {
@@ -198,8 +224,12 @@ public final class CrawlStreamGenerator {
 
   private void startBurst() {
     burstHost = randomHost();
-    burstLeft = 1 + (int) Math.min(Integer.MAX_VALUE - 1,
-        (long) (-Math.log(1 - rnd.nextDouble()) * (settings.burst() - 1) + 0.5));
+    burstLeft =
+        1
+            + (int)
+                Math.min(
+                    Integer.MAX_VALUE - 1,
+                    (long) (-Math.log(1 - rnd.nextDouble()) * (settings.burst() - 1) + 0.5));
     burstDepth = 1 + rnd.nextInt(5);
     if (settings.json()) {
       source.setLength(0);
@@ -300,24 +330,26 @@ public final class CrawlStreamGenerator {
     }
   }
 
-  static final String USAGE = String.join("\n",
-      "Usage: CrawlStreamGenerator [flags]",
-      "  --lines N           lines to write (default 10000)",
-      "  --unique-target N   expected distinct canonical pages (default 30% of --lines)",
-      "  --hosts N           hosts, Zipf-popular (default unique/40, at least 1)",
-      "  --zipf S            Zipf exponent of host popularity (default 1.1)",
-      "  --seed S            same seed, same stream (default 1)",
-      "  --format text|json  one URL per line, or JSON objects with url/source/depth/anchor (default text)",
-      "  --output FILE       default - (stdout)",
-      "  --truth FILE        per line: first|repeat <TAB> canonical URL",
-      "  --variants P        fraction of lines written as a non-canonical variant (default 0.3)",
-      "  --long-range P      fraction of repeats drawn from all pages so far (default 0.05)",
-      "  --nav P             fraction of repeats that are the host's navigation pages (default 0.15)",
-      "  --external P        fraction of a burst's links to other hosts (default 0.1)",
-      "  --burst N           mean links per crawled page (default 20)",
-      "  --window N          recent links that repeats are drawn from (default 4096)",
-      "  --messy             IDN/IP hosts, ports, escapes, '//', unsorted and empty parameters in",
-      "                      pages; userinfo, case, dots, whitespace, ... in variants (MessyUrls)");
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: CrawlStreamGenerator [flags]",
+          "  --lines N           lines to write (default 10000)",
+          "  --unique-target N   expected distinct canonical pages (default 30% of --lines)",
+          "  --hosts N           hosts, Zipf-popular (default unique/40, at least 1)",
+          "  --zipf S            Zipf exponent of host popularity (default 1.1)",
+          "  --seed S            same seed, same stream (default 1)",
+          "  --format text|json  one URL per line, or JSON objects with url/source/depth/anchor (default text)",
+          "  --output FILE       default - (stdout)",
+          "  --truth FILE        per line: first|repeat <TAB> canonical URL",
+          "  --variants P        fraction of lines written as a non-canonical variant (default 0.3)",
+          "  --long-range P      fraction of repeats drawn from all pages so far (default 0.05)",
+          "  --nav P             fraction of repeats that are the host's navigation pages (default 0.15)",
+          "  --external P        fraction of a burst's links to other hosts (default 0.1)",
+          "  --burst N           mean links per crawled page (default 20)",
+          "  --window N          recent links that repeats are drawn from (default 4096)",
+          "  --messy             IDN/IP hosts, ports, escapes, '//', unsorted and empty parameters in",
+          "                      pages; userinfo, case, dots, whitespace, ... in variants (MessyUrls)");
 
   /** Parses {@code --flag value} pairs; errors name the flag and the accepted values. */
   public static Settings parse(String[] args) {
@@ -359,7 +391,9 @@ public final class CrawlStreamGenerator {
           switch (v) {
             case "text" -> json = false;
             case "json" -> json = true;
-            default -> throw new IllegalArgumentException("--format: '" + v + "' is not one of text, json");
+            default ->
+                throw new IllegalArgumentException(
+                    "--format: '" + v + "' is not one of text, json");
           }
         }
         case "--output" -> output = v;
@@ -375,8 +409,9 @@ public final class CrawlStreamGenerator {
     }
     long u = unique != null ? unique : (long) (lines * 0.3);
     int h = hosts != null ? hosts : defaultHosts(u);
-    return new Settings(lines, u, h, zipf, seed, json, output, truth, variants, longRange, nav, external,
-        burst, window, messy);
+    return new Settings(
+        lines, u, h, zipf, seed, json, output, truth, variants, longRange, nav, external, burst,
+        window, messy);
   }
 
   private static long parseLong(String flag, String v) {
@@ -422,19 +457,27 @@ public final class CrawlStreamGenerator {
     }
     long t0 = System.nanoTime();
     CrawlStreamGenerator g = new CrawlStreamGenerator(s);
-    try (OutputStream out = s.output().equals("-")
-            ? new NonClosing(new FileOutputStream(java.io.FileDescriptor.out))
-            : new BufferedOutputStream(new FileOutputStream(s.output()), 1 << 16);
-        OutputStream truth = s.truth() == null ? null
-            : new BufferedOutputStream(new FileOutputStream(s.truth()), 1 << 16)) {
+    try (OutputStream out =
+            s.output().equals("-")
+                ? new NonClosing(new FileOutputStream(java.io.FileDescriptor.out))
+                : new BufferedOutputStream(new FileOutputStream(s.output()), 1 << 16);
+        OutputStream truth =
+            s.truth() == null
+                ? null
+                : new BufferedOutputStream(new FileOutputStream(s.truth()), 1 << 16)) {
       g.generate(out, truth);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     double secs = (System.nanoTime() - t0) / 1e9;
-    System.err.printf(Locale.ROOT, "generator: %d lines, %d distinct pages (%.1f%% repeats) in %.2f s (%.2f M lines/s)%n",
-        s.lines(), g.distinct(), s.lines() == 0 ? 0.0 : 100.0 * (s.lines() - g.distinct()) / s.lines(),
-        secs, s.lines() / secs / 1e6);
+    System.err.printf(
+        Locale.ROOT,
+        "generator: %d lines, %d distinct pages (%.1f%% repeats) in %.2f s (%.2f M lines/s)%n",
+        s.lines(),
+        g.distinct(),
+        s.lines() == 0 ? 0.0 : 100.0 * (s.lines() - g.distinct()) / s.lines(),
+        secs,
+        s.lines() / secs / 1e6);
   }
 
   /** stdout stays open for the shutdown hooks; flushing is enough. */

@@ -6,21 +6,23 @@ import io.urldedup.state.SplitMix64;
  * Renders the generator's pages as URLs. A page is (host index, page id): id >= 0 is an article
  * (unique per id), id < 0 one of a host's {@link #NAV_PAGES} navigation pages.
  *
- * <p>The canonical form is a fixed point of the job's default rules (lower-case scheme and host,
- * no port, no fragment, no dot segments, only unreserved characters, query keys sorted and
- * distinct). Variants differ from it only in ways the default rules undo: a fragment, the host's
- * case, the scheme's default port. So the truth a generator writes holds for the job's default
- * rules. (The order of query parameters is not among them: it is a different URL unless
- * {@code --sort-params}.) {@code --messy} renders through {@link MessyUrls}.
+ * <p>The canonical form is a fixed point of the job's default rules (lower-case scheme and host, no
+ * port, no fragment, no dot segments, only unreserved characters, query keys sorted and distinct).
+ * Variants differ from it only in ways the default rules undo: a fragment, the host's case, the
+ * scheme's default port. So the truth a generator writes holds for the job's default rules. (The
+ * order of query parameters is not among them: it is a different URL unless {@code --sort-params}.)
+ * {@code --messy} renders through {@link MessyUrls}.
  */
 final class CrawlUrls {
   static final int NAV_PAGES = 8;
 
   /** Variant flags for {@link #render}. */
   static final int FRAGMENT = 1;
+
   static final int HOST_CASE = 2;
   static final int DEFAULT_PORT = 4;
   static final int PARAM_ORDER = 8;
+
   /** The variants the default rules undo (PARAM_ORDER needs --sort-params). */
   static final int ALL_VARIANTS = FRAGMENT | HOST_CASE | DEFAULT_PORT;
 
@@ -29,31 +31,107 @@ final class CrawlUrls {
     "ma", "no", "pe", "ri", "so", "tu", "va", "wi", "xe", "yo", "zu", "bo", "ci", "du", "fi", "ga"
   };
   private static final String[] WORDS = {
-    "news", "shop", "daily", "tech", "garden", "travel", "books", "music", "city", "food", "health",
-    "auto", "sport", "photo", "craft", "home", "market", "review", "world", "local", "green", "data",
-    "cloud", "learn", "kids", "style", "bike", "river", "coffee", "film", "game", "wiki", "forum",
-    "recipe", "guide", "weather", "science", "history", "design", "energy", "island", "mountain",
-    "ocean", "planet", "garage", "studio", "library", "museum", "school", "office", "family", "pets",
-    "art", "code", "open", "free", "best", "top", "new", "old", "big", "small", "fast", "quiet"
+    "news",
+    "shop",
+    "daily",
+    "tech",
+    "garden",
+    "travel",
+    "books",
+    "music",
+    "city",
+    "food",
+    "health",
+    "auto",
+    "sport",
+    "photo",
+    "craft",
+    "home",
+    "market",
+    "review",
+    "world",
+    "local",
+    "green",
+    "data",
+    "cloud",
+    "learn",
+    "kids",
+    "style",
+    "bike",
+    "river",
+    "coffee",
+    "film",
+    "game",
+    "wiki",
+    "forum",
+    "recipe",
+    "guide",
+    "weather",
+    "science",
+    "history",
+    "design",
+    "energy",
+    "island",
+    "mountain",
+    "ocean",
+    "planet",
+    "garage",
+    "studio",
+    "library",
+    "museum",
+    "school",
+    "office",
+    "family",
+    "pets",
+    "art",
+    "code",
+    "open",
+    "free",
+    "best",
+    "top",
+    "new",
+    "old",
+    "big",
+    "small",
+    "fast",
+    "quiet"
   };
   private static final String[] PREFIXES = {
-    "www.", "www.", "www.", "www.", "www.", "www.", "www.", "www.", "www.", "www.", "www.", "",
-    "", "", "blog.", "blog.", "shop.", "news.", "docs.", "m."
+    "www.", "www.", "www.", "www.", "www.", "www.", "www.", "www.", "www.", "www.", "www.", "", "",
+    "", "blog.", "blog.", "shop.", "news.", "docs.", "m."
   };
   private static final String[] TLDS = {
     "com", "com", "com", "com", "com", "com", "com", "com", "org", "org", "net", "net", "de", "de",
     "co.uk", "io", "fr", "nl", "info", "jp"
   };
   private static final String[] SECTIONS = {
-    "news", "blog", "products", "wiki", "forum", "docs", "category", "tag", "article", "p", "events",
-    "shop/item", "help", "stories", "reviews", "people"
+    "news",
+    "blog",
+    "products",
+    "wiki",
+    "forum",
+    "docs",
+    "category",
+    "tag",
+    "article",
+    "p",
+    "events",
+    "shop/item",
+    "help",
+    "stories",
+    "reviews",
+    "people"
   };
   private static final String[] NAV = {
     "/", "/about", "/contact", "/search", "/login", "/sitemap", "/news/", "/products/"
   };
+
   /** Sorted, so that the canonical query lists them in this order. */
   private static final String[] KEYS = {"cat", "id", "lang", "page", "q", "ref", "sort", "v"};
-  private static final String[] FRAGMENTS = {"#top", "#comments", "#main", "#section-2", "#reviews", "#"};
+
+  private static final String[] FRAGMENTS = {
+    "#top", "#comments", "#main", "#section-2", "#reviews", "#"
+  };
 
   private final long seedMix;
 

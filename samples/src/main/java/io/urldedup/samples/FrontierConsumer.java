@@ -26,17 +26,18 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The crawler's side of the output topic, reduced to what matters for the frontier: read only
  * committed records ({@code isolation.level=read_committed}: the job writes in Kafka transactions
- * committed at checkpoints) and check host affinity. With {@code --key host} every host lands in one
- * partition, so one fetcher owns a host and can enforce its politeness delay without coordination.
+ * committed at checkpoints) and check host affinity. With {@code --key host} every host lands in
+ * one partition, so one fetcher owns a host and can enforce its politeness delay without
+ * coordination.
  *
  * <p>Reads all partitions from the beginning up to their end as of the start (assign, no consumer
  * group, nothing committed; with read_committed the end is the last stable offset, so open
- * transactions are not waited for), or {@code --follow} until no record arrives for
- * {@code --idle-ms}; then prints per partition the record count, distinct hosts and top hosts, and
- * the hosts seen in more than one partition. {@code --print} writes each record to stdout first
- * ({@code partition<TAB>key<TAB>value}, with {@code --print-headers} the headers as a fourth column
- * {@code name:value,...}) and the report to stderr. Exit code 0 when affinity holds, 1 when it does
- * not, 2 on bad flags.
+ * transactions are not waited for), or {@code --follow} until no record arrives for {@code
+ * --idle-ms}; then prints per partition the record count, distinct hosts and top hosts, and the
+ * hosts seen in more than one partition. {@code --print} writes each record to stdout first ({@code
+ * partition<TAB>key<TAB>value}, with {@code --print-headers} the headers as a fourth column {@code
+ * name:value,...}) and the report to stderr. Exit code 0 when affinity holds, 1 when it does not, 2
+ * on bad flags.
  *
  * <pre>
  * java -cp samples/target/classes:KAFKA_CLIENTS_JARS io.urldedup.samples.FrontierConsumer \
@@ -77,9 +78,10 @@ public final class FrontierConsumer {
       }
     } catch (IllegalArgumentException e) {
       System.err.println("FrontierConsumer: " + e.getMessage());
-      System.err.println("usage: FrontierConsumer --bootstrap-servers HOST:PORT --topic TOPIC"
-          + " [--kafka-properties FILE] [--follow] [--idle-ms MS] [--timeout-ms MS] [--max-records N]"
-          + " [--print [--print-headers]]");
+      System.err.println(
+          "usage: FrontierConsumer --bootstrap-servers HOST:PORT --topic TOPIC"
+              + " [--kafka-properties FILE] [--follow] [--idle-ms MS] [--timeout-ms MS] [--max-records N]"
+              + " [--print [--print-headers]]");
       System.exit(2);
       return;
     }
@@ -94,7 +96,8 @@ public final class FrontierConsumer {
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    props.put(
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
 
     // with --print the records own stdout and the report goes to stderr
     PrintStream out = System.out;
@@ -114,7 +117,8 @@ public final class FrontierConsumer {
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
       long start = System.currentTimeMillis();
       long lastRecord = start;
-      while (records < max && System.currentTimeMillis() - start < timeoutMs
+      while (records < max
+          && System.currentTimeMillis() - start < timeoutMs
           && (follow ? System.currentTimeMillis() - lastRecord < idleMs : !atEnd(consumer, end))) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
           lastRecord = System.currentTimeMillis();
@@ -129,13 +133,20 @@ public final class FrontierConsumer {
           hostsByPartition.get(r.partition()).merge(host, 1L, Long::sum);
           partitionsByHost.computeIfAbsent(host, h -> new TreeSet<>()).add(r.partition());
           if (print) {
-            StringBuilder line = new StringBuilder().append(r.partition()).append('\t')
-                .append(r.key() == null ? "" : host).append('\t').append(url);
+            StringBuilder line =
+                new StringBuilder()
+                    .append(r.partition())
+                    .append('\t')
+                    .append(r.key() == null ? "" : host)
+                    .append('\t')
+                    .append(url);
             if (printHeaders) {
               line.append('\t');
               String sep = "";
               for (Header h : r.headers()) {
-                line.append(sep).append(h.key()).append(':')
+                line.append(sep)
+                    .append(h.key())
+                    .append(':')
                     .append(h.value() == null ? "" : new String(h.value(), StandardCharsets.UTF_8));
                 sep = ",";
               }
@@ -149,18 +160,31 @@ public final class FrontierConsumer {
       }
     }
 
-    report.printf(Locale.ROOT, "%s: %d committed records, %d hosts%s%n", topic, records,
-        partitionsByHost.size(), unkeyed > 0 ? " (" + unkeyed + " without key: host parsed from the URL)" : "");
+    report.printf(
+        Locale.ROOT,
+        "%s: %d committed records, %d hosts%s%n",
+        topic,
+        records,
+        partitionsByHost.size(),
+        unkeyed > 0 ? " (" + unkeyed + " without key: host parsed from the URL)" : "");
     report.println("partition  records  hosts  top hosts");
     for (Map.Entry<Integer, Map<String, Long>> e : hostsByPartition.entrySet()) {
       Map<String, Long> hosts = e.getValue();
       long n = hosts.values().stream().mapToLong(Long::longValue).sum();
       StringBuilder top = new StringBuilder();
       hosts.entrySet().stream()
-          .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+          .sorted(
+              Map.Entry.<String, Long>comparingByValue()
+                  .reversed()
+                  .thenComparing(Map.Entry.comparingByKey()))
           .limit(3)
-          .forEach(h -> top.append(top.length() == 0 ? "" : ", ").append(h.getKey()).append(" (")
-              .append(h.getValue()).append(')'));
+          .forEach(
+              h ->
+                  top.append(top.length() == 0 ? "" : ", ")
+                      .append(h.getKey())
+                      .append(" (")
+                      .append(h.getValue())
+                      .append(')'));
       report.printf(Locale.ROOT, "%9d %8d %6d  %s%n", e.getKey(), n, hosts.size(), top);
     }
     long split = partitionsByHost.values().stream().filter(s -> s.size() > 1).count();
@@ -169,7 +193,9 @@ public final class FrontierConsumer {
       return;
     }
     report.println("host affinity BROKEN: " + split + " hosts in more than one partition, e.g.:");
-    partitionsByHost.entrySet().stream().filter(e -> e.getValue().size() > 1).limit(5)
+    partitionsByHost.entrySet().stream()
+        .filter(e -> e.getValue().size() > 1)
+        .limit(5)
         .forEach(e -> report.println("  " + e.getKey() + " -> partitions " + e.getValue()));
     System.exit(1);
   }

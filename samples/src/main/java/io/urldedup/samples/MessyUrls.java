@@ -1,7 +1,6 @@
 package io.urldedup.samples;
 
 import io.urldedup.state.SplitMix64;
-
 import java.net.IDN;
 import java.util.Locale;
 
@@ -14,10 +13,10 @@ import java.util.Locale;
  * default rules keep them (only opt-in rules merge them).
  *
  * <p>Variants differ from the canonical form only by what the default rules undo
- * (docs/canonicalization.md): scheme and host case, default port, userinfo, host trailing dot,
- * host spelling (Unicode IDN, IPv4 number forms, uncompressed IPv6), escapes in lower-case hex or
- * of unreserved characters, dot segments, a backslash or missing or extra slashes after the
- * scheme, a fragment, surrounding spaces and tabs. So the truth holds for the default rules.
+ * (docs/canonicalization.md): scheme and host case, default port, userinfo, host trailing dot, host
+ * spelling (Unicode IDN, IPv4 number forms, uncompressed IPv6), escapes in lower-case hex or of
+ * unreserved characters, dot segments, a backslash or missing or extra slashes after the scheme, a
+ * fragment, surrounding spaces and tabs. So the truth holds for the default rules.
  */
 final class MessyUrls {
 
@@ -33,8 +32,9 @@ final class MessyUrls {
   private static final int WHITESPACE = 1 << 9;
   private static final int VARIANT_BITS = 10;
 
-  private static final String[] IDN_WORDS = {"bücher", "café", "niño", "smörgås", "übung",
-      "crème", "пример", "例え", "παράδειγμα"};
+  private static final String[] IDN_WORDS = {
+    "bücher", "café", "niño", "smörgås", "übung", "crème", "пример", "例え", "παράδειγμα"
+  };
   private static final String[] USERS = {"user@", "user:pw@", "a:b@", ":@", "anon:x%40y@"};
   private static final String[] FRAGMENTS = {"#top", "#", "#a/b?c", "#%20x"};
 
@@ -77,13 +77,19 @@ final class MessyUrls {
     p.port = "";
     if (p.kind < 2) {
       int dot = name.indexOf('.', name.indexOf('-'));
-      p.host = name.substring(0, name.indexOf('-') + 1)
-          + IDN_WORDS[(int) ((hm >>> 20) % IDN_WORDS.length)] + name.substring(dot);
+      p.host =
+          name.substring(0, name.indexOf('-') + 1)
+              + IDN_WORDS[(int) ((hm >>> 20) % IDN_WORDS.length)]
+              + name.substring(dot);
     } else if (p.kind < 4) {
       p.host = "10." + ((host >>> 16) & 255) + "." + ((host >>> 8) & 255) + "." + (host & 255);
     } else if (p.kind == 4) {
-      p.host = "[2001:db8::" + Integer.toHexString(0x100 + (host >>> 16)) + ":"
-          + Integer.toHexString(host & 0xFFFF) + "]";
+      p.host =
+          "[2001:db8::"
+              + Integer.toHexString(0x100 + (host >>> 16))
+              + ":"
+              + Integer.toHexString(host & 0xFFFF)
+              + "]";
     } else {
       p.host = name;
       if (p.kind < 7) {
@@ -118,8 +124,11 @@ final class MessyUrls {
   /** Appends the canonical form (default rules) of (host, id). */
   void canonical(StringBuilder sb, int host, long id) {
     Page p = page(host, id);
-    sb.append(p.scheme).append(p.kind < 2 ? IDN.toASCII(p.host) : p.host).append(p.port)
-        .append(p.path).append(p.query);
+    sb.append(p.scheme)
+        .append(p.kind < 2 ? IDN.toASCII(p.host) : p.host)
+        .append(p.port)
+        .append(p.path)
+        .append(p.query);
   }
 
   /** Appends a variant of (host, id): a non-empty random set of default-rule differences. */
@@ -219,8 +228,11 @@ final class MessyUrls {
       }
     }
     if (p.kind == 4) {
-      return "[2001:0DB8:0:0:0:0:" + Integer.toHexString(0x100 + (p.ip >>> 16)) + ":"
-          + Integer.toHexString(p.ip & 0xFFFF) + "]";
+      return "[2001:0DB8:0:0:0:0:"
+          + Integer.toHexString(0x100 + (p.ip >>> 16))
+          + ":"
+          + Integer.toHexString(p.ip & 0xFFFF)
+          + "]";
     }
     return p.host;
   }

@@ -1,7 +1,6 @@
 package io.urldedup.samples;
 
 import java.io.FileWriter;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,10 +29,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * which the job's sink passes through).
  *
  * <p>Every {@code --window-s} it appends a CSV line {@code epoch_s,produced_total,produced_per_s,
- * consumed_total,consumed_per_s,lat_p50_ms,lat_p99_ms,lat_max_ms}; at the end it prints
- * {@code soak-driver: ...} with the latency percentiles over every record produced after the
- * warm-up, from a 1 ms histogram (exact to 1 ms; latencies above {@link #MAX_MS} count as
- * {@link #MAX_MS}).
+ * consumed_total,consumed_per_s,lat_p50_ms,lat_p99_ms,lat_max_ms}; at the end it prints {@code
+ * soak-driver: ...} with the latency percentiles over every record produced after the warm-up, from
+ * a 1 ms histogram (exact to 1 ms; latencies above {@link #MAX_MS} count as {@link #MAX_MS}).
  *
  * <pre>
  * java -cp samples/target/classes:KAFKA_CLIENTS_JARS io.urldedup.samples.SoakDriver \
@@ -114,12 +112,14 @@ public final class SoakDriver {
         }
       }
       if (bootstrap == null || input == null || output == null || csv == null) {
-        throw new IllegalArgumentException("--bootstrap-servers, --input-topic, --output-topic and --csv are required");
+        throw new IllegalArgumentException(
+            "--bootstrap-servers, --input-topic, --output-topic and --csv are required");
       }
     } catch (IllegalArgumentException e) {
       System.err.println("SoakDriver: " + e.getMessage());
-      System.err.println("usage: SoakDriver --bootstrap-servers HOST:PORT --input-topic T --output-topic T"
-          + " --csv FILE [--rate N/s] [--seconds N] [--warmup-s N] [--window-s N] [--drain-s N] [--seed S]");
+      System.err.println(
+          "usage: SoakDriver --bootstrap-servers HOST:PORT --input-topic T --output-topic T"
+              + " --csv FILE [--rate N/s] [--seconds N] [--warmup-s N] [--window-s N] [--drain-s N] [--seed S]");
       System.exit(2);
       return;
     }
@@ -147,7 +147,8 @@ public final class SoakDriver {
     long lastProduced = 0;
     long lastConsumed = 0;
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cp);
-        PrintWriter out = new PrintWriter(new FileWriter(csv, StandardCharsets.UTF_8, true), true)) {
+        PrintWriter out =
+            new PrintWriter(new FileWriter(csv, StandardCharsets.UTF_8, true), true)) {
       List<TopicPartition> parts = new ArrayList<>();
       for (PartitionInfo p : consumer.partitionsFor(output, Duration.ofSeconds(30))) {
         parts.add(new TopicPartition(output, p.partition()));
@@ -160,7 +161,8 @@ public final class SoakDriver {
       long lastVisibleMs = System.currentTimeMillis();
       while (true) {
         long now = System.currentTimeMillis();
-        if (now >= produceEndMs && (now - lastVisibleMs > drainS * 1000 || now >= produceEndMs + drainS * 1000)) {
+        if (now >= produceEndMs
+            && (now - lastVisibleMs > drainS * 1000 || now >= produceEndMs + drainS * 1000)) {
           break;
         }
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
@@ -180,9 +182,17 @@ public final class SoakDriver {
         if (now >= nextWindowMs) {
           long p = produced.get();
           Arrays.sort(window, 0, windowN);
-          out.printf(Locale.ROOT, "%d,%d,%.1f,%d,%.1f,%s,%s,%s%n", now / 1000, p,
-              (p - lastProduced) / (double) windowS, consumed, (consumed - lastConsumed) / (double) windowS,
-              pct(window, windowN, 0.50), pct(window, windowN, 0.99), windowN == 0 ? "" : window[windowN - 1]);
+          out.printf(
+              Locale.ROOT,
+              "%d,%d,%.1f,%d,%.1f,%s,%s,%s%n",
+              now / 1000,
+              p,
+              (p - lastProduced) / (double) windowS,
+              consumed,
+              (consumed - lastConsumed) / (double) windowS,
+              pct(window, windowN, 0.50),
+              pct(window, windowN, 0.99),
+              windowN == 0 ? "" : window[windowN - 1]);
           lastProduced = p;
           lastConsumed = consumed;
           windowN = 0;
@@ -192,10 +202,17 @@ public final class SoakDriver {
     }
     producer.stop();
     pt.join(10_000);
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "soak-driver: produced=%d consumed=%d producer_errors=%d after_warmup=%d lat_p50_ms=%d lat_p99_ms=%d lat_p999_ms=%d lat_max_ms=%d%n",
-        produced.get(), consumed, producer.errors.get(), afterWarmup.total(), afterWarmup.quantile(0.5),
-        afterWarmup.quantile(0.99), afterWarmup.quantile(0.999), afterWarmup.max());
+        produced.get(),
+        consumed,
+        producer.errors.get(),
+        afterWarmup.total(),
+        afterWarmup.quantile(0.5),
+        afterWarmup.quantile(0.99),
+        afterWarmup.quantile(0.999),
+        afterWarmup.max());
   }
 
   /** Nearest-rank percentile of the first n sorted values; empty field when there are none. */
@@ -207,7 +224,9 @@ public final class SoakDriver {
     return Long.toString(sorted[Math.max(0, rank - 1)]);
   }
 
-  /** Paces {@link CrawlStreamGenerator} lines into Kafka: after t seconds, rate * t records sent. */
+  /**
+   * Paces {@link CrawlStreamGenerator} lines into Kafka: after t seconds, rate * t records sent.
+   */
   private static final class Producer implements Runnable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
@@ -218,7 +237,8 @@ public final class SoakDriver {
     final AtomicLong errors = new AtomicLong();
     private volatile boolean stopped;
 
-    Producer(String bootstrap, String topic, long rate, long seconds, long seed, AtomicLong produced) {
+    Producer(
+        String bootstrap, String topic, long rate, long seconds, long seed, AtomicLong produced) {
       Properties pp = new Properties();
       pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
       pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -230,7 +250,8 @@ public final class SoakDriver {
       this.topic = topic;
       this.rate = rate;
       this.seconds = seconds;
-      this.gen = new CrawlStreamGenerator(CrawlStreamGenerator.Settings.defaults(rate * seconds, seed));
+      this.gen =
+          new CrawlStreamGenerator(CrawlStreamGenerator.Settings.defaults(rate * seconds, seed));
       this.produced = produced;
     }
 
@@ -252,7 +273,8 @@ public final class SoakDriver {
             line.setLength(0);
             canonical.setLength(0);
             gen.next(line, canonical);
-            producer.send(new ProducerRecord<>(topic, line.toString().getBytes(StandardCharsets.UTF_8)),
+            producer.send(
+                new ProducerRecord<>(topic, line.toString().getBytes(StandardCharsets.UTF_8)),
                 (md, e) -> {
                   if (e != null) {
                     errors.incrementAndGet();

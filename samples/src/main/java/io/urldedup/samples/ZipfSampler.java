@@ -3,9 +3,9 @@ package io.urldedup.samples;
 import java.util.function.DoubleSupplier;
 
 /**
- * Zipf(n, s) ranks 1..n in O(1) per draw by rejection-inversion (Hörmann and Derflinger, "Rejection-
- * inversion to generate variates from monotone discrete distributions", ACM TOMACS 1996), the method of
- * Apache Commons RNG's RejectionInversionZipfSampler. No table: n can be 10^9.
+ * Zipf(n, s) ranks 1..n in O(1) per draw by rejection-inversion (Hörmann and Derflinger,
+ * "Rejection- inversion to generate variates from monotone discrete distributions", ACM TOMACS
+ * 1996), the method of Apache Commons RNG's RejectionInversionZipfSampler. No table: n can be 10^9.
  */
 final class ZipfSampler {
   private final long n;
@@ -70,6 +70,8 @@ final class ZipfSampler {
 
   /** (e^x - 1)/x, continuous at 0. */
   private static double helper2(double x) {
-    return Math.abs(x) > 1e-8 ? Math.expm1(x) / x : 1.0 + x * 0.5 * (1.0 + x / 3.0 * (1.0 + 0.25 * x));
+    return Math.abs(x) > 1e-8
+        ? Math.expm1(x) / x
+        : 1.0 + x * 0.5 * (1.0 + x / 3.0 * (1.0 + 0.25 * x));
   }
 }

@@ -14,6 +14,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -27,8 +28,15 @@ import org.junit.jupiter.api.Timeout;
 class CrawlStreamGeneratorTest {
 
   private static CrawlStreamGenerator.Settings settings(long lines, long seed, boolean json) {
-    return CrawlStreamGenerator.parse(new String[] {
-        "--lines", Long.toString(lines), "--seed", Long.toString(seed), "--format", json ? "json" : "text"});
+    return CrawlStreamGenerator.parse(
+        new String[] {
+          "--lines",
+          Long.toString(lines),
+          "--seed",
+          Long.toString(seed),
+          "--format",
+          json ? "json" : "text"
+        });
   }
 
   private static byte[][] run(CrawlStreamGenerator.Settings s) throws IOException {
@@ -46,15 +54,15 @@ class CrawlStreamGeneratorTest {
       byte[][] c = run(settings(20_000, 8, json));
       assertArrayEquals(a[0], b[0]);
       assertArrayEquals(a[1], b[1]);
-      assertFalse(java.util.Arrays.equals(a[0], c[0]));
+      assertFalse(Arrays.equals(a[0], c[0]));
     }
   }
 
   /**
    * Every line canonicalizes (the job's canonicalizer, default rules) to the canonical URL of its
-   * truth line, canonical URLs are fixed points, and "first" holds exactly for the first
-   * occurrence of a canonical URL. Distinct pages never share a canonical URL: the number of
-   * distinct canonical URLs equals the number of "first" lines.
+   * truth line, canonical URLs are fixed points, and "first" holds exactly for the first occurrence
+   * of a canonical URL. Distinct pages never share a canonical URL: the number of distinct
+   * canonical URLs equals the number of "first" lines.
    */
   @Test
   void truthMatchesTheCanonicalizer() throws Exception {
@@ -65,12 +73,32 @@ class CrawlStreamGeneratorTest {
   @Test
   void messyTruthMatchesTheCanonicalizer() throws Exception {
     for (boolean json : new boolean[] {false, true}) {
-      CrawlStreamGenerator.Settings s = CrawlStreamGenerator.parse(new String[] {"--lines",
-          "30000", "--seed", "4", "--format", json ? "json" : "text", "--messy"});
+      CrawlStreamGenerator.Settings s =
+          CrawlStreamGenerator.parse(
+              new String[] {
+                "--lines", "30000", "--seed", "4", "--format", json ? "json" : "text", "--messy"
+              });
       List<String> lines = truthHolds(s, json);
       String all = String.join("\n", lines);
-      for (String mess : new String[] {"HTTP", "@", "xn--", "10.", "[2001:", ":8080", "%2d",
-          "%c3%a9", "/./", "/../", "//", "&empty=&", "#", ".:", "0x", " "}) {
+      for (String mess :
+          new String[] {
+            "HTTP",
+            "@",
+            "xn--",
+            "10.",
+            "[2001:",
+            ":8080",
+            "%2d",
+            "%c3%a9",
+            "/./",
+            "/../",
+            "//",
+            "&empty=&",
+            "#",
+            ".:",
+            "0x",
+            " "
+          }) {
         assertTrue(all.contains(mess), (json ? "json" : "text") + " stream lacks " + mess);
       }
       if (!json) {
@@ -98,12 +126,15 @@ class CrawlStreamGeneratorTest {
       String url = json ? line.substring(8, line.indexOf("\",\"source\"")) : line;
       try {
         assertEquals(canonical, canonicalizer.canonicalize(url), "line " + (i + 1) + ": " + url);
-        assertEquals(canonical, canonicalizer.canonicalize(canonical),
+        assertEquals(
+            canonical,
+            canonicalizer.canonicalize(canonical),
             "canonical is not a fixed point: " + canonical);
       } catch (UrlRejectedException e) {
         throw new AssertionError("line " + (i + 1) + ": " + url + " rejected: " + e.detail());
       }
-      assertEquals(seen.add(canonical), t[0].equals("first"), "line " + (i + 1) + ": " + truth.get(i));
+      assertEquals(
+          seen.add(canonical), t[0].equals("first"), "line " + (i + 1) + ": " + truth.get(i));
       if (!url.equals(canonical)) {
         variants++;
       }
@@ -121,25 +152,33 @@ class CrawlStreamGeneratorTest {
     for (int i = 0; i < text.size(); i++) {
       String j = json.get(i);
       assertTrue(j.startsWith("{\"url\":\"") && j.endsWith("\"}"), j);
-      assertTrue(j.contains("\"source\":\"http") && j.contains("\"depth\":") && j.contains("\"anchor\":\""), j);
+      assertTrue(
+          j.contains("\"source\":\"http")
+              && j.contains("\"depth\":")
+              && j.contains("\"anchor\":\""),
+          j);
       String url = j.substring(8, j.indexOf('"', 8));
-      // the JSON stream draws one extra number per line (anchor), so compare the page, not the variant
+      // the JSON stream draws one extra number per line (anchor), so compare the page, not the
+      // variant
       assertTrue(url.startsWith("http://") || url.startsWith("https://"), url);
     }
   }
 
   /**
    * Repeat fraction: a line is a first occurrence with probability p = unique/lines (Bernoulli), so
-   * the first count is Binomial(N, p); 5 sigma = 5 sqrt(N p (1-p)). Temporal locality: repeats drawn
-   * from the window (probability 1 - longRange - nav at least, nav repeats are intra-host too) have
-   * their previous occurrence within --window lines.
+   * the first count is Binomial(N, p); 5 sigma = 5 sqrt(N p (1-p)). Temporal locality: repeats
+   * drawn from the window (probability 1 - longRange - nav at least, nav repeats are intra-host
+   * too) have their previous occurrence within --window lines.
    */
   @Test
   void repeatFractionAndLocality() throws IOException {
     long n = 200_000;
     long unique = 50_000;
-    CrawlStreamGenerator.Settings s = CrawlStreamGenerator.parse(new String[] {
-        "--lines", Long.toString(n), "--unique-target", Long.toString(unique), "--seed", "5"});
+    CrawlStreamGenerator.Settings s =
+        CrawlStreamGenerator.parse(
+            new String[] {
+              "--lines", Long.toString(n), "--unique-target", Long.toString(unique), "--seed", "5"
+            });
     List<String> truth = lines(run(s)[1]);
     Map<String, Integer> last = new HashMap<>();
     long firsts = 0;
@@ -163,7 +202,8 @@ class CrawlStreamGeneratorTest {
     assertEquals(unique, firsts, 5 * sigma, "first occurrences");
     double minNear = 1 - s.longRange() - s.nav();
     double sigmaNear = Math.sqrt(minNear * (1 - minNear) / repeats);
-    assertTrue(near / (double) repeats >= minNear - 5 * sigmaNear,
+    assertTrue(
+        near / (double) repeats >= minNear - 5 * sigmaNear,
         "repeats within the window: " + near / (double) repeats + " < " + minNear);
   }
 
@@ -196,19 +236,33 @@ class CrawlStreamGeneratorTest {
     assertEquals(p2, twos / (double) draws, 5 * Math.sqrt(p2 * (1 - p2) / draws));
   }
 
-  /** 10^6 lines in a JVM with a 32 MB heap: the state is the window, the reservoir, a byte per host. */
+  /**
+   * 10^6 lines in a JVM with a 32 MB heap: the state is the window, the reservoir, a byte per host.
+   */
   @Test
   void boundedMemory() throws Exception {
     Path dir = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "gen");
     Path out = dir.resolve("out.txt");
     Path truth = dir.resolve("truth.txt");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Xmx32m", "-cp", System.getProperty("java.class.path"),
-        CrawlStreamGenerator.class.getName(), "--lines", "1000000", "--seed", "9",
-        "--output", out.toString(), "--truth", truth.toString())
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("log.txt").toFile())
-        .start();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-Xmx32m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                CrawlStreamGenerator.class.getName(),
+                "--lines",
+                "1000000",
+                "--seed",
+                "9",
+                "--output",
+                out.toString(),
+                "--truth",
+                truth.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("log.txt").toFile())
+            .start();
     assertTrue(p.waitFor(90, TimeUnit.SECONDS), "generator did not finish in 90 s");
     String log = Files.readString(dir.resolve("log.txt"));
     assertEquals(0, p.exitValue(), log);
@@ -219,14 +273,24 @@ class CrawlStreamGeneratorTest {
 
   @Test
   void flagErrorsNameTheFlag() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> CrawlStreamGenerator.parse(new String[] {"--format", "xml"}));
-    assertTrue(e.getMessage().contains("--format") && e.getMessage().contains("text, json"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class,
-        () -> CrawlStreamGenerator.parse(new String[] {"--lines", "10", "--unique-target", "20"}));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CrawlStreamGenerator.parse(new String[] {"--format", "xml"}));
+    assertTrue(
+        e.getMessage().contains("--format") && e.getMessage().contains("text, json"),
+        e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                CrawlStreamGenerator.parse(
+                    new String[] {"--lines", "10", "--unique-target", "20"}));
     assertTrue(e.getMessage().contains("--unique-target"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class,
-        () -> CrawlStreamGenerator.parse(new String[] {"--lines", "ten"}));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CrawlStreamGenerator.parse(new String[] {"--lines", "ten"}));
     assertTrue(e.getMessage().contains("--lines"), e.getMessage());
   }
 

@@ -4,31 +4,32 @@ package io.urldedup.state;
  * An age-partitioned blocked Bloom filter (Shtul, Baquero, Almeida 2020, arXiv 2001.03147): k + l
  * slices in a ring; a new URL sets one bit in each of the k newest slices; a URL is seen when k
  * consecutive slices hold it; every generation the ring turns by one and the oldest slice becomes
- * the new, empty, newest one. A URL is therefore always seen during the l generations after the
- * one it was inserted in (no false negative inside the window) and fades out over the next k
- * generations ({@link AgedMath}). A repeat is a read: only a URL answered unseen is inserted, so
- * a URL comes back one window after it was last emitted, however often it was linked since.
+ * the new, empty, newest one. A URL is therefore always seen during the l generations after the one
+ * it was inserted in (no false negative inside the window) and fades out over the next k
+ * generations ({@link AgedMath}). A repeat is a read: only a URL answered unseen is inserted, so a
+ * URL comes back one window after it was last emitted, however often it was linked since.
  *
- * <p>Blocked: a URL uses one row (from h1) and one bit of the row's segment of each slice (from
- * h2 and the slice's ring column, through the nonlinear probe finalizer of {@link
+ * <p>Blocked: a URL uses one row (from h1) and one bit of the row's segment of each slice (from h2
+ * and the slice's ring column, through the nonlinear probe finalizer of {@link
  * BlockedBloomFilter}); rows never straddle 4 KiB pages, so a URL touches one page of the {@link
  * PageStore}. The rows are laid out by one of two classes ({@link AgedMath.Geometry#layout}):
  * {@link AgedLineRowFilter} (layout 2, today's: rows of 1-4 cache lines, each stamped with its own
  * generation) and {@link AgedWordRowFilter} (layout 1: a row is one 64-bit word of every slice,
  * pages stamped; kept so that state written with it restores and decides exactly as before).
  *
- * <p>Lazy clearing: turning the ring must empty a slice, a segment of every row; doing that
- * eagerly would rewrite the whole filter each generation, which defeats the page cache and
- * incremental checkpoints. Instead a stamp records the generation at which a row (or page) was
- * last brought up to date; a column recycled since then reads as zero, and the next insert there
- * zeroes those columns and restamps. Advancing is O(1); rows nobody touches stay untouched.
+ * <p>Lazy clearing: turning the ring must empty a slice, a segment of every row; doing that eagerly
+ * would rewrite the whole filter each generation, which defeats the page cache and incremental
+ * checkpoints. Instead a stamp records the generation at which a row (or page) was last brought up
+ * to date; a column recycled since then reads as zero, and the next insert there zeroes those
+ * columns and restamps. Advancing is O(1); rows nobody touches stay untouched.
  *
  * <p>This class holds what both layouts share: the ring (base column, stale columns), the clock,
  * the planned generation size and early advances. Determinism: decisions and pages are a function
  * of the starting pages and {@link AgedClock} and of the sequence of calls (inserts and advances)
  * in order; both are persisted at every checkpoint. Allocation-free.
  */
-public abstract sealed class AgedBloomFilter implements DedupFilter permits AgedWordRowFilter, AgedLineRowFilter {
+public abstract sealed class AgedBloomFilter implements DedupFilter
+    permits AgedWordRowFilter, AgedLineRowFilter {
 
   final FilterHeader header;
   final AgedMath.Geometry geometry;
@@ -44,7 +45,12 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
   final long allColumns;
   InsertLog log;
 
-  AgedBloomFilter(FilterHeader header, AgedMath.Geometry geometry, AgedClock clock, boolean timed, PageStore store) {
+  AgedBloomFilter(
+      FilterHeader header,
+      AgedMath.Geometry geometry,
+      AgedClock clock,
+      boolean timed,
+      PageStore store) {
     this.header = header;
     this.geometry = geometry;
     this.clock = clock;
@@ -65,18 +71,25 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
    * @param timed whether generations advance on time ({@link #advanceToEpoch}); then reaching the
    *     planned generation size advances early and is counted in {@link AgedClock#earlyAdvances()}
    */
-  public static AgedBloomFilter open(AgedMath.Geometry geometry, AgedClock clock, boolean timed, PageStore store) {
+  public static AgedBloomFilter open(
+      AgedMath.Geometry geometry, AgedClock clock, boolean timed, PageStore store) {
     return open(null, geometry, clock, timed, store);
   }
 
   /** The filter a header describes; inserts and advances update the header's {@link AgedClock}. */
   public static AgedBloomFilter open(FilterHeader header, PageStore store) {
-    return open(header, header.agedGeometry(), header.agedClock(), header.generationMillis() > 0, store);
+    return open(
+        header, header.agedGeometry(), header.agedClock(), header.generationMillis() > 0, store);
   }
 
-  private static AgedBloomFilter open(FilterHeader header, AgedMath.Geometry geometry, AgedClock clock, boolean timed,
+  private static AgedBloomFilter open(
+      FilterHeader header,
+      AgedMath.Geometry geometry,
+      AgedClock clock,
+      boolean timed,
       PageStore store) {
-    return geometry.layout() == 1 ? new AgedWordRowFilter(header, geometry, clock, timed, store)
+    return geometry.layout() == 1
+        ? new AgedWordRowFilter(header, geometry, clock, timed, store)
         : new AgedLineRowFilter(header, geometry, clock, timed, store);
   }
 
@@ -149,7 +162,9 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
     this.log = log;
   }
 
-  /** An insert is {@link #add} (the unseen element's insert); an advance {@link #advanceToEpoch}. */
+  /**
+   * An insert is {@link #add} (the unseen element's insert); an advance {@link #advanceToEpoch}.
+   */
   @Override
   public void redo(int op, long a, long b) {
     InsertLog l = log;
@@ -158,7 +173,9 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
       switch (op) {
         case InsertLog.INSERT -> add(a, b);
         case InsertLog.ADVANCE -> advanceToEpoch(a);
-        default -> throw new IllegalStateException("an aged filter logs inserts and advances only; got op " + op);
+        default ->
+            throw new IllegalStateException(
+                "an aged filter logs inserts and advances only; got op " + op);
       }
     } finally {
       log = l;
@@ -227,7 +244,10 @@ public abstract sealed class AgedBloomFilter implements DedupFilter permits Aged
     return set / r;
   }
 
-  /** The model's FPR at the end of a full generation: the most the filter has (generations never exceed g inserts). */
+  /**
+   * The model's FPR at the end of a full generation: the most the filter has (generations never
+   * exceed g inserts).
+   */
   @Override
   public double estimatedFpr() {
     return geometry.fpr();

@@ -10,14 +10,20 @@ public final class AgedClock {
   /** No time step applied yet (count windows, or a time window before its first record). */
   public static final long NO_EPOCH = Long.MIN_VALUE;
 
-  /** Shifts since the filter was created; slice position 0 is column floorMod(-generation, k + l). */
+  /**
+   * Shifts since the filter was created; slice position 0 is column floorMod(-generation, k + l).
+   */
   long generation;
+
   /** Inserts into the current generation. */
   long count;
+
   /** Time windows: the last time step (floor(time / generation length)) the filter advanced to. */
   long epoch = NO_EPOCH;
+
   /** Shifts taken because a generation reached its planned size before its time was up. */
   long earlyAdvances;
+
   /** URLs inserted (answered unseen, or forced) since the filter was created. */
   long inserts;
 
@@ -57,8 +63,12 @@ public final class AgedClock {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof AgedClock c && generation == c.generation && count == c.count && epoch == c.epoch
-        && earlyAdvances == c.earlyAdvances && inserts == c.inserts;
+    return o instanceof AgedClock c
+        && generation == c.generation
+        && count == c.count
+        && epoch == c.epoch
+        && earlyAdvances == c.earlyAdvances
+        && inserts == c.inserts;
   }
 
   @Override
@@ -68,7 +78,15 @@ public final class AgedClock {
 
   @Override
   public String toString() {
-    return "generation=" + generation + ", count=" + count + ", epoch=" + (epoch == NO_EPOCH ? "none" : epoch)
-        + ", earlyAdvances=" + earlyAdvances + ", inserts=" + inserts;
+    return "generation="
+        + generation
+        + ", count="
+        + count
+        + ", epoch="
+        + (epoch == NO_EPOCH ? "none" : epoch)
+        + ", earlyAdvances="
+        + earlyAdvances
+        + ", inserts="
+        + inserts;
   }
 }

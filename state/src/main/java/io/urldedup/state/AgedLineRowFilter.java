@@ -1,22 +1,22 @@
 package io.urldedup.state;
 
 /**
- * Aged filter layout 2 (header layout 4), the blocked layout of the paper's Age-Partitioned
- * Blocked Bloom Filter: a row is L = {@link AgedMath.Geometry#rowLines} cache lines (8 L words,
- * 64-byte aligned within the 4 KiB page, which rows tile exactly). The low {@value
- * AgedMath#STAMP_BITS} bits of the row's first word stamp the generation the row was last brought
- * up to date at; ring column c owns the B-bit segment at bits 48 + c B .. 48 + (c+1) B - 1 of the
- * row (B = {@link AgedMath.Geometry#segmentBits}; segments may cross word boundaries, a bit never
- * does). A URL sets (tests) one bit of each of its columns' segments.
+ * Aged filter layout 2 (header layout 4), the blocked layout of the paper's Age-Partitioned Blocked
+ * Bloom Filter: a row is L = {@link AgedMath.Geometry#rowLines} cache lines (8 L words, 64-byte
+ * aligned within the 4 KiB page, which rows tile exactly). The low {@value AgedMath#STAMP_BITS}
+ * bits of the row's first word stamp the generation the row was last brought up to date at; ring
+ * column c owns the B-bit segment at bits 48 + c B .. 48 + (c+1) B - 1 of the row (B = {@link
+ * AgedMath.Geometry#segmentBits}; segments may cross word boundaries, a bit never does). A URL sets
+ * (tests) one bit of each of its columns' segments.
  *
- * <p>Lazy clearing per row: an insert into a row stamped at an earlier generation first zeroes
- * the segments of the columns recycled since (one or two contiguous bit ranges, or the whole row)
- * and restamps it; a query computes the same stale columns from the stamp and writes nothing. An
- * insert therefore touches its row only: the stamp's line and the lines of its k consecutive
- * segments (2-3 lines at 4-line rows); a query touches the lines of the anchors it reads (up to
- * the whole row, L lines, one more where the page array is not 64-byte aligned on the heap). The
- * stamp wraps after 2^48 generations (a row untouched for that long would read stale columns as
- * current: at one generation a millisecond, 8,900 years).
+ * <p>Lazy clearing per row: an insert into a row stamped at an earlier generation first zeroes the
+ * segments of the columns recycled since (one or two contiguous bit ranges, or the whole row) and
+ * restamps it; a query computes the same stale columns from the stamp and writes nothing. An insert
+ * therefore touches its row only: the stamp's line and the lines of its k consecutive segments (2-3
+ * lines at 4-line rows); a query touches the lines of the anchors it reads (up to the whole row, L
+ * lines, one more where the page array is not 64-byte aligned on the heap). The stamp wraps after
+ * 2^48 generations (a row untouched for that long would read stale columns as current: at one
+ * generation a millisecond, 8,900 years).
  */
 final class AgedLineRowFilter extends AgedBloomFilter {
 
@@ -25,15 +25,23 @@ final class AgedLineRowFilter extends AgedBloomFilter {
 
   private final int rowWords;
   private final int bits;
+
   /** Rows per page and words per row are powers of two (64 / L and 8 L): shifts, not divisions. */
   private final int pageShift;
+
   private final long rowMask;
   private final int rowShift;
+
   /** base(g) of the generation it was computed for (a long division per call otherwise). */
   private long baseGeneration = Long.MIN_VALUE;
+
   private int baseColumn;
 
-  AgedLineRowFilter(FilterHeader header, AgedMath.Geometry geometry, AgedClock clock, boolean timed,
+  AgedLineRowFilter(
+      FilterHeader header,
+      AgedMath.Geometry geometry,
+      AgedClock clock,
+      boolean timed,
       PageStore store) {
     super(header, geometry, clock, timed, store);
     if (geometry.layout() != 2) {
@@ -55,7 +63,10 @@ final class AgedLineRowFilter extends AgedBloomFilter {
     return baseColumn;
   }
 
-  /** Answers whether the URL is (probably) present; inserts it if not. A {@code true} writes nothing. */
+  /**
+   * Answers whether the URL is (probably) present; inserts it if not. A {@code true} writes
+   * nothing.
+   */
   @Override
   public boolean testAndAdd(long h1, long h2) {
     long row = UrlHasher.reduce(h1, rows);
@@ -121,10 +132,14 @@ final class AgedLineRowFilter extends AgedBloomFilter {
         continue;
       }
       int run = 1;
-      for (int p = anchor + 1; p < r && run < k && match(page, off, stale, base, p, h2, step); p++) {
+      for (int p = anchor + 1;
+          p < r && run < k && match(page, off, stale, base, p, h2, step);
+          p++) {
         run++;
       }
-      for (int p = anchor - 1; p >= 0 && run < k && match(page, off, stale, base, p, h2, step); p--) {
+      for (int p = anchor - 1;
+          p >= 0 && run < k && match(page, off, stale, base, p, h2, step);
+          p--) {
         run++;
       }
       if (run >= k) {
@@ -134,7 +149,8 @@ final class AgedLineRowFilter extends AgedBloomFilter {
     return false;
   }
 
-  private boolean match(long[] page, int off, long stale, int base, int position, long h2, long step) {
+  private boolean match(
+      long[] page, int off, long stale, int base, int position, long h2, long step) {
     int col = base + position;
     if (col >= r) {
       col -= r;
@@ -148,8 +164,8 @@ final class AgedLineRowFilter extends AgedBloomFilter {
 
   /**
    * Bit of the row (0 .. 64 L - 1) the URL uses in ring column c: its segment's start plus a
-   * position in 0..B-1 from the top 32 bits of the probe finalizer (multiply-shift: uniform for
-   * any B), independent across columns.
+   * position in 0..B-1 from the top 32 bits of the probe finalizer (multiply-shift: uniform for any
+   * B), independent across columns.
    */
   int bitIndex(long h2, long step, int col) {
     long x = BlockedBloomFilter.probeMix(h2 + col * step) >>> 32;

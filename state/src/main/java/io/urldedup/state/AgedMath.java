@@ -3,63 +3,77 @@ package io.urldedup.state;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Sizing and geometry of the age-partitioned blocked Bloom filter ({@link AgedBloomFilter};
- * Shtul, Baquero, Almeida 2020, arXiv 2001.03147): k and l for a target, the row layout, and the
- * rows for a generation size. The error model they are sized on is {@link AgedModel}. Pure
- * functions; deterministic (the Monte Carlo parts use fixed seeds).
+ * Sizing and geometry of the age-partitioned blocked Bloom filter ({@link AgedBloomFilter}; Shtul,
+ * Baquero, Almeida 2020, arXiv 2001.03147): k and l for a target, the row layout, and the rows for
+ * a generation size. The error model they are sized on is {@link AgedModel}. Pure functions;
+ * deterministic (the Monte Carlo parts use fixed seeds).
  *
  * <p>Notation: k slices hold a new URL, l more slices age it, R = k + l slices; a generation is g
  * inserts (or a time step); a URL is inserted into slice positions 0..k-1 (0 = newest) and is
  * "seen" when k consecutive positions hold it. Every generation shifts the positions by one and
  * clears the oldest slice. So a URL is seen for the l shifts after the generation it was inserted
  * in (l g inserts at least: the guaranteed window), then fades: after s > l shifts only positions
- * s..R-1 still hold it and it is seen only if s - l neighbouring positions answer falsely; after
- * s >= R shifts it is gone.
+ * s..R-1 still hold it and it is seen only if s - l neighbouring positions answer falsely; after s
+ * >= R shifts it is gone.
  *
  * <p>Blocked layout: a URL uses one row, and one bit of that row's B-bit segment of every slice.
  * Two layouts ({@link Geometry#layout}): 1, a row is one 64-bit word of every slice (B = 64, R
  * words, page-level generation stamps: header layout 3); 2, a row is L cache lines of which the
  * first 48 bits stamp the row's generation and each slice owns a B = floor((512 L - 48) / R)-bit
  * segment, at most 64 (header layout 4). Slice position i at the end of a generation holds the
- * generations j = max(0, i-k+1) .. i (j = 0 the current one), so its segment in a row has load
- * S_i = sum of those generations' loads L_j of the row, L_j ~ Poisson(lambda) with lambda = g /
- * rows, and is a false match with probability 1 - (1 - 1/B)^S_i. Given the loads, matches are
- * independent across slices (each slice its own bit position), so FPR = E_L[ P(some run of k
- * consecutive matches among R positions | p_i(L)) ]. The paper's recursion F(k, l, a, i) is that
- * run probability with the unblocked fills (i+1)/(2k) and 1/2; here the expectation over the row
- * loads (which makes neighbouring slices' errors correlated, as in any blocked filter, Putze et
- * al. 2007) is taken by Monte Carlo with common random numbers, so the estimate is monotone in
- * lambda and bisection on it is exact for the sample.
+ * generations j = max(0, i-k+1) .. i (j = 0 the current one), so its segment in a row has load S_i
+ * = sum of those generations' loads L_j of the row, L_j ~ Poisson(lambda) with lambda = g / rows,
+ * and is a false match with probability 1 - (1 - 1/B)^S_i. Given the loads, matches are independent
+ * across slices (each slice its own bit position), so FPR = E_L[ P(some run of k consecutive
+ * matches among R positions | p_i(L)) ]. The paper's recursion F(k, l, a, i) is that run
+ * probability with the unblocked fills (i+1)/(2k) and 1/2; here the expectation over the row loads
+ * (which makes neighbouring slices' errors correlated, as in any blocked filter, Putze et al. 2007)
+ * is taken by Monte Carlo with common random numbers, so the estimate is monotone in lambda and
+ * bisection on it is exact for the sample.
  */
 public final class AgedMath {
 
   public static final int WORD_BITS = 64;
+
   /** Slices are bits of a 64-bit mask (a row's stale columns). */
   public static final int MAX_SLICES = 64;
+
   public static final int MAX_K = 32;
-  /** Layout 2: bits of a row's first word that stamp its generation (2^48 generations before it wraps). */
+
+  /**
+   * Layout 2: bits of a row's first word that stamp its generation (2^48 generations before it
+   * wraps).
+   */
   public static final int STAMP_BITS = 48;
+
   /** Layout 2: bits per cache line. */
   public static final int LINE_BITS = 512;
+
   /**
-   * Layout 2: the row sizes (cache lines) sizing chooses from. A row is the most a query can
-   * touch, and the paper's blocked filter costs 2-4 lines per query: rows of more than 4 lines
-   * are never chosen (8 lines would save no memory at the default sizing, see docs/benchmarks.md).
+   * Layout 2: the row sizes (cache lines) sizing chooses from. A row is the most a query can touch,
+   * and the paper's blocked filter costs 2-4 lines per query: rows of more than 4 lines are never
+   * chosen (8 lines would save no memory at the default sizing, see docs/benchmarks.md).
    */
   static final int[] ROW_LINES = {1, 2, 4};
-  /** A smaller row (fewer lines touched) is chosen unless a larger one saves more than this share of memory. */
+
+  /**
+   * A smaller row (fewer lines touched) is chosen unless a larger one saves more than this share of
+   * memory.
+   */
   static final double ROW_LINES_TIE = 0.02;
+
   /**
    * Samples of row loads for the FPR and forgetting; sizing and reports use the same samples.
-   * Relative MC standard error 1% (FPR 1%) to 3% (FPR 1e-6), measured by AgedMathTest. Sizing
-   * keeps the mean {@link #SIZING_STANDARD_ERRORS} standard errors below the target, so the
-   * reported FPR (the mean) is 2-6% below --fpr.
+   * Relative MC standard error 1% (FPR 1%) to 3% (FPR 1e-6), measured by AgedMathTest. Sizing keeps
+   * the mean {@link #SIZING_STANDARD_ERRORS} standard errors below the target, so the reported FPR
+   * (the mean) is 2-6% below --fpr.
    */
   public static final int SAMPLES = 1 << 13;
+
   /** Share of URLs that must be forgotten at "forgotten by" (the slack's definition). */
   public static final double FORGOTTEN_SHARE = 0.99;
-  public static final double DEFAULT_SLACK = 0.10;
 
+  public static final double DEFAULT_SLACK = 0.10;
 
   private AgedMath() {}
 
@@ -74,12 +88,27 @@ public final class AgedMath {
   public record Geometry(int layout, int rowLines, int k, int l, long rows, long generationSize) {
     public Geometry {
       if (k < 1 || l < 1 || k + l > MAX_SLICES || rows < 1 || generationSize < 1) {
-        throw new IllegalArgumentException("aged geometry needs k, l >= 1, k + l <= " + MAX_SLICES
-            + ", rows >= 1, generation size >= 1; got k=" + k + " l=" + l + " rows=" + rows + " g=" + generationSize);
+        throw new IllegalArgumentException(
+            "aged geometry needs k, l >= 1, k + l <= "
+                + MAX_SLICES
+                + ", rows >= 1, generation size >= 1; got k="
+                + k
+                + " l="
+                + l
+                + " rows="
+                + rows
+                + " g="
+                + generationSize);
       }
-      if (layout == 1 ? rowLines != 0 : layout != 2 || Integer.bitCount(rowLines) != 1 || rowLines > 8) {
-        throw new IllegalArgumentException("aged layout 1 has no row lines, layout 2 rows of 1, 2, 4 or 8 lines;"
-            + " got layout " + layout + " with " + rowLines);
+      if (layout == 1
+          ? rowLines != 0
+          : layout != 2 || Integer.bitCount(rowLines) != 1 || rowLines > 8) {
+        throw new IllegalArgumentException(
+            "aged layout 1 has no row lines, layout 2 rows of 1, 2, 4 or 8 lines;"
+                + " got layout "
+                + layout
+                + " with "
+                + rowLines);
       }
       if (rows > Long.MAX_VALUE / PageStore.PAGE_BYTES) {
         throw new IllegalArgumentException("aged geometry of " + rows + " rows");
@@ -111,11 +140,13 @@ public final class AgedMath {
     }
 
     /**
-     * Rows per 4 KiB page; rows never straddle pages. Layout 1: word 0 of a page is its
-     * generation stamp; layout 2: rows tile the page.
+     * Rows per 4 KiB page; rows never straddle pages. Layout 1: word 0 of a page is its generation
+     * stamp; layout 2: rows tile the page.
      */
     public int rowsPerPage() {
-      return layout == 1 ? (PageStore.PAGE_WORDS - 1) / slices() : PageStore.PAGE_WORDS / rowWords();
+      return layout == 1
+          ? (PageStore.PAGE_WORDS - 1) / slices()
+          : PageStore.PAGE_WORDS / rowWords();
     }
 
     public long pages() {
@@ -141,7 +172,10 @@ public final class AgedMath {
       return 8.0 * bytes() / guaranteedInserts();
     }
 
-    /** FPR at the end of a full generation (the worst point of the cycle); memoised (shards share a geometry). */
+    /**
+     * FPR at the end of a full generation (the worst point of the cycle); memoised (shards share a
+     * geometry).
+     */
     public double fpr() {
       Double f = FPRS.get(this);
       if (f == null) {
@@ -153,7 +187,10 @@ public final class AgedMath {
       return f;
     }
 
-    /** Probability that a URL is still seen s shifts after the generation it was inserted in (1 for s <= l). */
+    /**
+     * Probability that a URL is still seen s shifts after the generation it was inserted in (1 for
+     * s <= l).
+     */
     public double seenAfter(int shifts) {
       return AgedModel.seenAfter(k, l, lambda(), segmentBits(), shifts, SAMPLES);
     }
@@ -171,18 +208,21 @@ public final class AgedMath {
 
   /** B for rows of {@code rowLines} cache lines (0: layout 1, a word per slice) and R slices. */
   public static int segmentBits(int rowLines, int slices) {
-    return rowLines == 0 ? WORD_BITS : Math.min(WORD_BITS, (LINE_BITS * rowLines - STAMP_BITS) / slices);
+    return rowLines == 0
+        ? WORD_BITS
+        : Math.min(WORD_BITS, (LINE_BITS * rowLines - STAMP_BITS) / slices);
   }
 
   /** Bits of memory per row, page waste included (layout 1 rows do not tile a page). */
   static double rowBits(int rowLines, int slices) {
-    return rowLines == 0 ? 8.0 * PageStore.PAGE_BYTES / ((PageStore.PAGE_WORDS - 1) / slices)
+    return rowLines == 0
+        ? 8.0 * PageStore.PAGE_BYTES / ((PageStore.PAGE_WORDS - 1) / slices)
         : (double) LINE_BITS * rowLines;
   }
 
   /**
-   * The row size (0: layout 1), k, lambda (inserts per row per generation) for a target, and the
-   * l they were chosen with.
+   * The row size (0: layout 1), k, lambda (inserts per row per generation) for a target, and the l
+   * they were chosen with.
    */
   public record Sizing(int rowLines, int k, int l, double lambda) {
     /** Bits of memory per URL of the guaranteed window: row bits / (l lambda). */
@@ -208,7 +248,9 @@ public final class AgedMath {
       Sizing best = null;
       for (int lines : ROW_LINES) {
         Sizing c = trySizing(eps, generations, slack, lines);
-        if (c != null && (best == null || c.bitsPerWindowUrl() < best.bitsPerWindowUrl() * (1 - ROW_LINES_TIE))) {
+        if (c != null
+            && (best == null
+                || c.bitsPerWindowUrl() < best.bitsPerWindowUrl() * (1 - ROW_LINES_TIE))) {
           best = c;
         }
       }
@@ -224,12 +266,12 @@ public final class AgedMath {
   }
 
   /**
-   * The k, l and lambda with the least memory per guaranteed-window URL, rowBits / (l lambda),
-   * for rows of {@code rowLines} cache lines (0: layout 1, a word per slice), such that the FPR is
-   * at most eps and, when l is not given ({@code generations} 0), at least 99% of URLs are
-   * forgotten by (1 + slack) x the window. The search runs on the uncorrelated (mean-field)
-   * model; lambda is then set with the blocked Monte Carlo model, on its mean plus {@link
-   * #SIZING_STANDARD_ERRORS} standard errors ({@link #upperBound}). Memoised.
+   * The k, l and lambda with the least memory per guaranteed-window URL, rowBits / (l lambda), for
+   * rows of {@code rowLines} cache lines (0: layout 1, a word per slice), such that the FPR is at
+   * most eps and, when l is not given ({@code generations} 0), at least 99% of URLs are forgotten
+   * by (1 + slack) x the window. The search runs on the uncorrelated (mean-field) model; lambda is
+   * then set with the blocked Monte Carlo model, on its mean plus {@link #SIZING_STANDARD_ERRORS}
+   * standard errors ({@link #upperBound}). Memoised.
    */
   public static Sizing sizing(double eps, int generations, double slack, int rowLines) {
     String key = eps + "/" + generations + "/" + slack + "/" + rowLines;
@@ -247,9 +289,15 @@ public final class AgedMath {
   }
 
   private static IllegalArgumentException noSizing(double eps, int generations, double slack) {
-    return new IllegalArgumentException("no aged filter with at most " + MAX_SLICES + " slices reaches --fpr " + eps
-        + (generations > 0 ? " with --generations " + generations : " with a " + Math.round(slack * 100)
-        + "% slack") + "; use a larger --fpr or fewer --generations");
+    return new IllegalArgumentException(
+        "no aged filter with at most "
+            + MAX_SLICES
+            + " slices reaches --fpr "
+            + eps
+            + (generations > 0
+                ? " with --generations " + generations
+                : " with a " + Math.round(slack * 100) + "% slack")
+            + "; use a larger --fpr or fewer --generations");
   }
 
   /** {@link #sizing(double, int, double, int)} or null if no k and l reach the targets. */
@@ -300,15 +348,19 @@ public final class AgedMath {
    * model. B-bit segments; {@code upper} bounds the search (B: lambda = B already sets half a
    * segment per generation).
    */
-  static double maxLambda(int k, int l, int bits, double eps, double slack, int samples, double upper) {
+  static double maxLambda(
+      int k, int l, int bits, double eps, double slack, int samples, double upper) {
     double lambda = bisect(x -> upperBound(k, l, x, bits, 0, samples) <= eps, upper, bits);
     if (slack >= 0) {
       int s = (int) Math.floor(l * (1 + slack) + 1e-9);
       if (s <= l) {
         return 0;
       }
-      lambda = Math.min(lambda, bisect(x -> upperBound(k, l, x, bits, s, samples) <= 1 - FORGOTTEN_SHARE, upper,
-          bits));
+      lambda =
+          Math.min(
+              lambda,
+              bisect(
+                  x -> upperBound(k, l, x, bits, s, samples) <= 1 - FORGOTTEN_SHARE, upper, bits));
     }
     return lambda;
   }
@@ -319,19 +371,22 @@ public final class AgedMath {
   }
 
   /**
-   * Standard errors of the Monte Carlo mean that sizing keeps between the estimate and the
-   * target: bisecting on the mean itself puts the true rate above the target for about half of
-   * the settings; mean + 2 SE leaves it above for about 2.3% (one-sided normal tail).
+   * Standard errors of the Monte Carlo mean that sizing keeps between the estimate and the target:
+   * bisecting on the mean itself puts the true rate above the target for about half of the
+   * settings; mean + 2 SE leaves it above for about 2.3% (one-sided normal tail).
    */
   static final double SIZING_STANDARD_ERRORS = 2;
 
   /**
    * The run probability's Monte Carlo mean plus {@link #SIZING_STANDARD_ERRORS} standard errors
-   * (the mean field, {@code samples} 0, has none); {@code heldFrom} as in {@link AgedModel#runMoments}.
+   * (the mean field, {@code samples} 0, has none); {@code heldFrom} as in {@link
+   * AgedModel#runMoments}.
    */
   static double upperBound(int k, int l, double lambda, int bits, int heldFrom, int samples) {
     if (samples == 0) {
-      return heldFrom > 0 ? AgedModel.seenAfter(k, l, lambda, bits, heldFrom, 0) : AgedModel.fpr(k, l, lambda, bits, 0);
+      return heldFrom > 0
+          ? AgedModel.seenAfter(k, l, lambda, bits, heldFrom, 0)
+          : AgedModel.fpr(k, l, lambda, bits, 0);
     }
     double[] m = AgedModel.runMoments(k, l, lambda, bits, heldFrom, samples, AgedModel.seed(k, l));
     return m[0] + SIZING_STANDARD_ERRORS * m[1] / Math.sqrt(samples);
@@ -371,7 +426,10 @@ public final class AgedMath {
     return lo;
   }
 
-  /** Layout 2 with the row size by rule ({@link #sizing(double, int, double)}): generations of g inserts (per shard). */
+  /**
+   * Layout 2 with the row size by rule ({@link #sizing(double, int, double)}): generations of g
+   * inserts (per shard).
+   */
   public static Geometry geometry(double eps, int generations, double slack, long g) {
     return geometry(sizing(eps, generations, slack), g);
   }
@@ -383,7 +441,8 @@ public final class AgedMath {
 
   static Geometry geometry(Sizing s, long g) {
     long rows = Math.max(1, (long) Math.ceil(g / s.lambda()));
-    return s.rowLines() == 0 ? new Geometry(s.k(), s.l(), rows, g)
+    return s.rowLines() == 0
+        ? new Geometry(s.k(), s.l(), rows, g)
         : Geometry.lineRows(s.rowLines(), s.k(), s.l(), rows, g);
   }
 }

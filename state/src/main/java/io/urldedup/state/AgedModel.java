@@ -17,7 +17,10 @@ public final class AgedModel {
 
   private AgedModel() {}
 
-  /** FPR at the end of a generation with B-bit segments; {@code samples} 0: mean field (slices uncorrelated). */
+  /**
+   * FPR at the end of a generation with B-bit segments; {@code samples} 0: mean field (slices
+   * uncorrelated).
+   */
   public static double fpr(int k, int l, double lambda, int bits, int samples) {
     return runExpectation(k, l, lambda, bits, 0, samples);
   }
@@ -27,7 +30,9 @@ public final class AgedModel {
     return fpr(k, l, lambda, AgedMath.WORD_BITS, samples);
   }
 
-  /** Probability of being seen s shifts after the insert's generation, at the end of a generation. */
+  /**
+   * Probability of being seen s shifts after the insert's generation, at the end of a generation.
+   */
   public static double seenAfter(int k, int l, double lambda, int bits, int shifts, int samples) {
     if (shifts <= l) {
       return 1;
@@ -35,7 +40,9 @@ public final class AgedModel {
     return runExpectation(k, l, lambda, bits, shifts, samples);
   }
 
-  /** Smallest s > l with seenAfter(t) <= 1 - share for all t >= s (it falls with s); at most k + l. */
+  /**
+   * Smallest s > l with seenAfter(t) <= 1 - share for all t >= s (it falls with s); at most k + l.
+   */
   public static int forgottenBy(int k, int l, double lambda, int bits, double share, int samples) {
     for (int s = l + 1; s < k + l; s++) {
       if (seenAfter(k, l, lambda, bits, s, samples) <= 1 - share) {
@@ -49,11 +56,14 @@ public final class AgedModel {
    * E over row loads of the run probability; positions >= {@code heldFrom} (if > 0) hold the URL
    * (match with probability 1).
    */
-  private static double runExpectation(int k, int l, double lambda, int bits, int heldFrom, int samples) {
+  private static double runExpectation(
+      int k, int l, double lambda, int bits, int heldFrom, int samples) {
     return runMoments(k, l, lambda, bits, heldFrom, samples, seed(k, l))[0];
   }
 
-  /** The seed of the samples sizing and the reports use for k and l (tests compare against them). */
+  /**
+   * The seed of the samples sizing and the reports use for k and l (tests compare against them).
+   */
   static long seed(int k, int l) {
     return SEED ^ (31L * k + l);
   }
@@ -68,7 +78,8 @@ public final class AgedModel {
    * (tests derive their tolerances from the spread: a filter averages it over its rows, the model
    * over its samples). Samples 0: the mean field, sd 0.
    */
-  static double[] runMoments(int k, int l, double lambda, int bits, int heldFrom, int samples, long seed) {
+  static double[] runMoments(
+      int k, int l, double lambda, int bits, int heldFrom, int samples, long seed) {
     int r = k + l;
     double[] p = new double[r];
     double[] v = new double[k];
@@ -106,7 +117,9 @@ public final class AgedModel {
     return new double[] {mean, Math.sqrt(Math.max(0, sum2 / samples - mean * mean))};
   }
 
-  /** Poisson(lambda) by inversion of u (monotone in lambda for a fixed u: common random numbers). */
+  /**
+   * Poisson(lambda) by inversion of u (monotone in lambda for a fixed u: common random numbers).
+   */
   static int poisson(double u, double lambda, double expMinusLambda) {
     int x = 0;
     double pmf = expMinusLambda;
@@ -120,8 +133,8 @@ public final class AgedModel {
   }
 
   /**
-   * P(some k consecutive successes) in independent trials with success probabilities p[0..]:
-   * a chain over the current run length, absorbing at k ({@code v} is scratch of length k). The
+   * P(some k consecutive successes) in independent trials with success probabilities p[0..]: a
+   * chain over the current run length, absorbing at k ({@code v} is scratch of length k). The
    * model's expectation and {@code inspect}'s reading of a row's bits both use it.
    */
   public static double runProbability(double[] p, int k, double[] v) {

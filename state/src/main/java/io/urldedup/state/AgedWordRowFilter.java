@@ -3,20 +3,24 @@ package io.urldedup.state;
 import java.util.Arrays;
 
 /**
- * Aged filter layout 1 (header layout 3): the slices are interleaved by 64-bit word. Row w is R =
- * k + l consecutive words after a page's word 0, word c of the row being word w of the slice in
- * ring column c; a URL sets (tests) one bit of each of its k (its anchors' and runs') words. Word 0
- * of each page stamps the generation at which the page was last brought up to date; an insert
- * into a page stamped earlier zeroes the recycled columns of every row of the page (strided over
- * the page) and restamps it.
+ * Aged filter layout 1 (header layout 3): the slices are interleaved by 64-bit word. Row w is R = k
+ * + l consecutive words after a page's word 0, word c of the row being word w of the slice in ring
+ * column c; a URL sets (tests) one bit of each of its k (its anchors' and runs') words. Word 0 of
+ * each page stamps the generation at which the page was last brought up to date; an insert into a
+ * page stamped earlier zeroes the recycled columns of every row of the page (strided over the page)
+ * and restamps it.
  *
- * <p>A false query reads words across the whole row: 7-8 cache lines at the default sizing (R ~
- * 57 words). {@link AgedLineRowFilter} replaced it for new filters; this class stays so that state
+ * <p>A false query reads words across the whole row: 7-8 cache lines at the default sizing (R ~ 57
+ * words). {@link AgedLineRowFilter} replaced it for new filters; this class stays so that state
  * written with it (golden files pin it) restores and decides exactly as before.
  */
 final class AgedWordRowFilter extends AgedBloomFilter {
 
-  AgedWordRowFilter(FilterHeader header, AgedMath.Geometry geometry, AgedClock clock, boolean timed,
+  AgedWordRowFilter(
+      FilterHeader header,
+      AgedMath.Geometry geometry,
+      AgedClock clock,
+      boolean timed,
       PageStore store) {
     super(header, geometry, clock, timed, store);
     if (geometry.layout() != 1) {
@@ -24,7 +28,10 @@ final class AgedWordRowFilter extends AgedBloomFilter {
     }
   }
 
-  /** Answers whether the URL is (probably) present; inserts it if not. A {@code true} writes nothing. */
+  /**
+   * Answers whether the URL is (probably) present; inserts it if not. A {@code true} writes
+   * nothing.
+   */
   @Override
   public boolean testAndAdd(long h1, long h2) {
     long row = UrlHasher.reduce(h1, rows);
@@ -87,10 +94,14 @@ final class AgedWordRowFilter extends AgedBloomFilter {
         continue;
       }
       int run = 1;
-      for (int p = anchor + 1; p < r && run < k && match(page, off, stale, base, p, h2, step); p++) {
+      for (int p = anchor + 1;
+          p < r && run < k && match(page, off, stale, base, p, h2, step);
+          p++) {
         run++;
       }
-      for (int p = anchor - 1; p >= 0 && run < k && match(page, off, stale, base, p, h2, step); p--) {
+      for (int p = anchor - 1;
+          p >= 0 && run < k && match(page, off, stale, base, p, h2, step);
+          p--) {
         run++;
       }
       if (run >= k) {
@@ -100,7 +111,8 @@ final class AgedWordRowFilter extends AgedBloomFilter {
     return false;
   }
 
-  private boolean match(long[] page, int off, long stale, int base, int position, long h2, long step) {
+  private boolean match(
+      long[] page, int off, long stale, int base, int position, long h2, long step) {
     int col = base + position;
     if (col >= r) {
       col -= r;

@@ -5,11 +5,12 @@ package io.urldedup.state;
  * one 512-bit block (8 words, one 64-byte line), so a test or insert costs one cache miss and one
  * page lookup. Block = reduce(h1, blocks); probe i sets bit top9(mix(h2 + i * step)) of the block,
  * with an odd 64-bit step from h1 (double hashing, Kirsch and Mitzenmacher 2006) and a cheap
- * nonlinear finalizer per probe (see {@link #bitInBlock}). Sized with
- * {@link FilterMath#blockedSizing}, which accounts for the uneven block loads.
+ * nonlinear finalizer per probe (see {@link #bitInBlock}). Sized with {@link
+ * FilterMath#blockedSizing}, which accounts for the uneven block loads.
  *
- * <p>This is one slice: it owns pages {@code pageBase .. pageBase + pages - 1} of a {@link PageStore}
- * and keeps no counters; {@link ScalableBloomFilter} chains slices and counts. Allocation-free.
+ * <p>This is one slice: it owns pages {@code pageBase .. pageBase + pages - 1} of a {@link
+ * PageStore} and keeps no counters; {@link ScalableBloomFilter} chains slices and counts.
+ * Allocation-free.
  */
 public final class BlockedBloomFilter {
 
@@ -21,6 +22,7 @@ public final class BlockedBloomFilter {
   private final long blocks;
   private final int k;
   private final long salt;
+
   /** Sink of the batch's touching loads (its value means nothing). */
   long touched;
 
@@ -29,14 +31,15 @@ public final class BlockedBloomFilter {
   }
 
   /**
-   * @param salt added to h2 before probing: slices of a scalable filter use different salts so
-   *     that an element's bit pattern is independent across slices (with one shared pattern, an
-   *     element with colliding probes is a false positive in every slice at once, and the slices'
-   *     errors no longer combine as 1 - prod(1 - f_i); measured 5% below that model)
+   * @param salt added to h2 before probing: slices of a scalable filter use different salts so that
+   *     an element's bit pattern is independent across slices (with one shared pattern, an element
+   *     with colliding probes is a false positive in every slice at once, and the slices' errors no
+   *     longer combine as 1 - prod(1 - f_i); measured 5% below that model)
    */
   public BlockedBloomFilter(PageStore store, long pageBase, long blocks, int k, long salt) {
     if (blocks < 1 || k < 1 || k > 64) {
-      throw new IllegalArgumentException("blocks must be >= 1 and k in 1..64; got " + blocks + ", " + k);
+      throw new IllegalArgumentException(
+          "blocks must be >= 1 and k in 1..64; got " + blocks + ", " + k);
     }
     this.store = store;
     this.pageBase = pageBase;
@@ -47,10 +50,13 @@ public final class BlockedBloomFilter {
 
   /** A filter for n elements at false-positive rate eps, on pages 0.. of {@code store}. */
   public static BlockedBloomFilter forCapacity(PageStore store, long n, double eps) {
-    return new BlockedBloomFilter(store, 0, FilterMath.blockedBlocks(n, eps), FilterMath.blockedSizing(eps).k());
+    return new BlockedBloomFilter(
+        store, 0, FilterMath.blockedBlocks(n, eps), FilterMath.blockedSizing(eps).k());
   }
 
-  /** Sets the element's bits; returns whether all of them were already set (a probable duplicate). */
+  /**
+   * Sets the element's bits; returns whether all of them were already set (a probable duplicate).
+   */
   public boolean testAndAdd(long h1, long h2) {
     long block = blockIndex(h1, blocks);
     long pageId = pageBase + pageOfBlock(block);
@@ -111,10 +117,10 @@ public final class BlockedBloomFilter {
    * one-at-a-time loop. The first pass loads each element's block (both lines when it straddles
    * two, see {@link #touch}) and its page array's header (read by the bounds check); these loads
    * are independent, so the core keeps several misses in flight (memory-level parallelism, Glew
-   * 1998) and the second pass finds the lines in cache. This is group prefetching (Chen, Ailamaki, Gibbons, Mowry,
-   * "Improving hash join performance through prefetching", ICDE 2004) with loads in place of
-   * prefetch instructions, which Java lacks; the loaded words are summed into {@link #touched} so
-   * that the JIT cannot drop them. Allocation-free.
+   * 1998) and the second pass finds the lines in cache. This is group prefetching (Chen, Ailamaki,
+   * Gibbons, Mowry, "Improving hash join performance through prefetching", ICDE 2004) with loads in
+   * place of prefetch instructions, which Java lacks; the loaded words are summed into {@link
+   * #touched} so that the JIT cannot drop them. Allocation-free.
    */
   public void testAndAdd(long[] h1, long[] h2, int n, boolean[] seen) {
     long sum = 0;
@@ -129,9 +135,9 @@ public final class BlockedBloomFilter {
 
   /**
    * The first and last words of the element's block: loads that bring the block into cache. Both,
-   * because on the heap a block is rarely one line: HotSpot aligns objects to 8 bytes and a long[]'s
-   * data starts 16 bytes after its header, so a page's blocks are line-aligned only if its array
-   * happens to be (about 1 page in 4 when 4112-byte page arrays are allocated back to back).
+   * because on the heap a block is rarely one line: HotSpot aligns objects to 8 bytes and a
+   * long[]'s data starts 16 bytes after its header, so a page's blocks are line-aligned only if its
+   * array happens to be (about 1 page in 4 when 4112-byte page arrays are allocated back to back).
    */
   long touch(long h1) {
     long block = blockIndex(h1, blocks);
@@ -178,10 +184,10 @@ public final class BlockedBloomFilter {
   }
 
   /**
-   * Bit 0..511 of the block for probe value g: the top 9 bits after a one-multiply finalizer.
-   * Plain double hashing puts the k bits on an arithmetic progression mod 512, a small family of
-   * patterns that elements of one block share: measured FPR was 6% (eps 1%) and 47% (eps 0.1%)
-   * above the Putze model, which assumes independent bits. The finalizer breaks the linearity.
+   * Bit 0..511 of the block for probe value g: the top 9 bits after a one-multiply finalizer. Plain
+   * double hashing puts the k bits on an arithmetic progression mod 512, a small family of patterns
+   * that elements of one block share: measured FPR was 6% (eps 1%) and 47% (eps 0.1%) above the
+   * Putze model, which assumes independent bits. The finalizer breaks the linearity.
    */
   static int bitInBlock(long g) {
     return (int) (probeMix(g) >>> 55);

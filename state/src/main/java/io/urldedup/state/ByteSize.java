@@ -11,7 +11,9 @@ public final class ByteSize {
 
   private ByteSize() {}
 
-  /** {@code bytes} in the largest unit (up to TiB) it reaches; below 1 KiB (or negative) in bytes. */
+  /**
+   * {@code bytes} in the largest unit (up to TiB) it reaches; below 1 KiB (or negative) in bytes.
+   */
   public static String format(long bytes) {
     double v = bytes;
     int u = 0;

@@ -1,22 +1,23 @@
 package io.urldedup.state;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The small, mutable, persisted part of one shard's filter: kind, format version, the
- * {@link UrlMapping} (seed fingerprint, never the seed; shard count; canonicalization fingerprint),
- * the spec it was built from, the concrete geometry, insert counters and, for the scalable filter,
- * its slices. The bulk of the filter lives in pages of a {@link PageStore}.
+ * The small, mutable, persisted part of one shard's filter: kind, format version, the {@link
+ * UrlMapping} (seed fingerprint, never the seed; shard count; canonicalization fingerprint), the
+ * spec it was built from, the concrete geometry, insert counters and, for the scalable filter, its
+ * slices. The bulk of the filter lives in pages of a {@link PageStore}.
  *
- * <p>Inserts mutate the counters in place; the operator persists the header with
- * {@link FilterHeaderSerializer}; the tests' {@code FilterFormat} writes it with the pages.
+ * <p>Inserts mutate the counters in place; the operator persists the header with {@link
+ * FilterHeaderSerializer}; the tests' {@code FilterFormat} writes it with the pages.
  */
 public final class FilterHeader {
 
   /**
-   * Newest version of the header's persisted layout (FilterHeaderSerializer; tests' FilterFormat). 1:
-   * the original; 2: appends the shard count and the canonicalization fingerprint and settings
+   * Newest version of the header's persisted layout (FilterHeaderSerializer; tests' FilterFormat).
+   * 1: the original; 2: appends the shard count and the canonicalization fingerprint and settings
    * (read from version 1 as {@link UrlMapping#UNKNOWN}, which accepts and adopts the current
    * values); 3: adds kind 2 (aged), whose headers append the window, generations, rate, geometry
    * and clock (aged filter layout 1); 4: aged headers append the filter layout and its row size
@@ -27,14 +28,18 @@ public final class FilterHeader {
    * version still reads the state that does not need it (a rollback).
    */
   public static final int FORMAT_VERSION = 4;
+
   /** Slices are addressed by the top 16 bits of the page id; far more than any cap allows. */
   public static final int MAX_SLICES = 64;
+
   /** Page id = slice << SLICE_SHIFT | page within slice. */
   public static final int SLICE_SHIFT = 48;
 
   final FilterSpec.Kind kind;
+
   /** The layout version this header was read with (its {@link #writeVersion()} when built here). */
   final int formatVersion;
+
   final long seedFingerprint;
   // the rest of the UrlMapping; UNKNOWN in version 1 headers until adopted
   int shards;
@@ -48,7 +53,8 @@ public final class FilterHeader {
   final int growth;
   final double tightening;
   long maxMemoryBytes;
-  // counters: stable: inserts (testAndAdd answered unseen, and add); scalable: elements answered unseen.
+  // counters: stable: inserts (testAndAdd answered unseen, and add); scalable: elements answered
+  // unseen.
   // sliceCount[i]: elements inserted into slice i (not found in an older slice)
   long inserts;
   // stable geometry
@@ -74,9 +80,21 @@ public final class FilterHeader {
   long generationMillis;
   AgedClock clock;
 
-  FilterHeader(FilterSpec.Kind kind, int formatVersion, long seedFingerprint, double fpr, long memoryBytes,
-      int cellBits, long capacity, int growth, double tightening, long maxMemoryBytes, int k, int p,
-      int blockWords, long blocks) {
+  FilterHeader(
+      FilterSpec.Kind kind,
+      int formatVersion,
+      long seedFingerprint,
+      double fpr,
+      long memoryBytes,
+      int cellBits,
+      long capacity,
+      int growth,
+      double tightening,
+      long maxMemoryBytes,
+      int k,
+      int p,
+      int blockWords,
+      long blocks) {
     this.kind = Objects.requireNonNull(kind);
     this.formatVersion = formatVersion;
     this.seedFingerprint = seedFingerprint;
@@ -94,13 +112,41 @@ public final class FilterHeader {
   }
 
   static FilterHeader stable(FilterSpec s, UrlMapping m, StableMath.Geometry g) {
-    return new FilterHeader(FilterSpec.Kind.STABLE, 2, m.seedFingerprint(), s.fpr(), s.memoryBytes(),
-        s.cellBits(), 0, 0, 0, 0, g.k(), g.p(), g.blockWords(), g.blocks()).bind(m);
+    return new FilterHeader(
+            FilterSpec.Kind.STABLE,
+            2,
+            m.seedFingerprint(),
+            s.fpr(),
+            s.memoryBytes(),
+            s.cellBits(),
+            0,
+            0,
+            0,
+            0,
+            g.k(),
+            g.p(),
+            g.blockWords(),
+            g.blocks())
+        .bind(m);
   }
 
   static FilterHeader scalable(FilterSpec s, UrlMapping m) {
-    return new FilterHeader(FilterSpec.Kind.SCALABLE, 2, m.seedFingerprint(), s.fpr(), 0, 0,
-        s.capacity(), s.growth(), s.tightening(), s.maxMemoryBytes(), 0, 0, 0, 0).bind(m);
+    return new FilterHeader(
+            FilterSpec.Kind.SCALABLE,
+            2,
+            m.seedFingerprint(),
+            s.fpr(),
+            0,
+            0,
+            s.capacity(),
+            s.growth(),
+            s.tightening(),
+            s.maxMemoryBytes(),
+            0,
+            0,
+            0,
+            0)
+        .bind(m);
   }
 
   /** Records the shard count and canonicalization of {@code m} (the seed fingerprint is final). */
@@ -116,19 +162,47 @@ public final class FilterHeader {
   }
 
   /**
-   * An empty aged header with a given layout and generation length rather than the current
-   * sizing's (golden tests pin the geometry state was written with; sizing may change).
+   * An empty aged header with a given layout and generation length rather than the current sizing's
+   * (golden tests pin the geometry state was written with; sizing may change).
    */
-  static FilterHeader aged(FilterSpec s, UrlMapping m, AgedMath.Geometry geometry, long generationMillis) {
-    FilterHeader h = new FilterHeader(FilterSpec.Kind.AGED, geometry.layout() == 1 ? 3 : 4, m.seedFingerprint(),
-        s.fpr(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0).bind(m);
-    h.setAged(s.windowUrls(), s.windowMillis(), s.generations(), s.rate(), geometry, generationMillis,
+  static FilterHeader aged(
+      FilterSpec s, UrlMapping m, AgedMath.Geometry geometry, long generationMillis) {
+    FilterHeader h =
+        new FilterHeader(
+                FilterSpec.Kind.AGED,
+                geometry.layout() == 1 ? 3 : 4,
+                m.seedFingerprint(),
+                s.fpr(),
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0)
+            .bind(m);
+    h.setAged(
+        s.windowUrls(),
+        s.windowMillis(),
+        s.generations(),
+        s.rate(),
+        geometry,
+        generationMillis,
         new AgedClock());
     return h;
   }
 
-  void setAged(long windowUrls, long windowMillis, int generations, double rate, AgedMath.Geometry geometry,
-      long generationMillis, AgedClock clock) {
+  void setAged(
+      long windowUrls,
+      long windowMillis,
+      int generations,
+      double rate,
+      AgedMath.Geometry geometry,
+      long generationMillis,
+      AgedClock clock) {
     this.windowUrls = windowUrls;
     this.windowMillis = windowMillis;
     this.generations = generations;
@@ -146,7 +220,10 @@ public final class FilterHeader {
     return aged;
   }
 
-  /** Aged: generation, fill of the current one, time step, early advances (mutable: the filter's clock). */
+  /**
+   * Aged: generation, fill of the current one, time step, early advances (mutable: the filter's
+   * clock).
+   */
   public AgedClock agedClock() {
     return clock;
   }
@@ -160,7 +237,9 @@ public final class FilterHeader {
     return agedGeometry().layout();
   }
 
-  /** Aged: generations the ring has turned since the filter was created. Stable accessor (inspect). */
+  /**
+   * Aged: generations the ring has turned since the filter was created. Stable accessor (inspect).
+   */
   public long agedGeneration() {
     agedGeometry();
     return clock.generation();
@@ -175,10 +254,10 @@ public final class FilterHeader {
   }
 
   /**
-   * Aged, time window: generations that reached their planned size before their time (the rate
-   * was above --rate; each shortened the window), since the filter was created; 0 for count
-   * windows. Persisted, so it survives restores (the metric of the same name counts per run).
-   * Stable accessor (inspect).
+   * Aged, time window: generations that reached their planned size before their time (the rate was
+   * above --rate; each shortened the window), since the filter was created; 0 for count windows.
+   * Persisted, so it survives restores (the metric of the same name counts per run). Stable
+   * accessor (inspect).
    */
   public long generationsAdvancedEarly() {
     agedGeometry();
@@ -256,9 +335,13 @@ public final class FilterHeader {
     return seedFingerprint;
   }
 
-  /** Seed fingerprint, shard count and canonicalization this state was written under (UNKNOWN parts in v1 state). */
+  /**
+   * Seed fingerprint, shard count and canonicalization this state was written under (UNKNOWN parts
+   * in v1 state).
+   */
   public UrlMapping mapping() {
-    return new UrlMapping(seedFingerprint, shards, canonicalizationFingerprint, canonicalizationSettings);
+    return new UrlMapping(
+        seedFingerprint, shards, canonicalizationFingerprint, canonicalizationSettings);
   }
 
   /** The spec this header was built from (with the current memory cap). */
@@ -266,12 +349,27 @@ public final class FilterHeader {
     return switch (kind) {
       case STABLE -> FilterSpec.stable(fpr, memoryBytes, cellBits);
       case SCALABLE -> FilterSpec.scalable(fpr, capacity, growth, tightening, maxMemoryBytes);
-      case AGED -> new FilterSpec(FilterSpec.Kind.AGED, fpr, 0, 0, 0, 0, 0, 0, windowUrls, windowMillis, generations,
-          rate);
+      case AGED ->
+          new FilterSpec(
+              FilterSpec.Kind.AGED,
+              fpr,
+              0,
+              0,
+              0,
+              0,
+              0,
+              0,
+              windowUrls,
+              windowMillis,
+              generations,
+              rate);
     };
   }
 
-  /** Stable: inserts so far (repeats are reads); scalable: elements answered unseen so far; aged: inserts. */
+  /**
+   * Stable: inserts so far (repeats are reads); scalable: elements answered unseen so far; aged:
+   * inserts.
+   */
   public long inserts() {
     return kind == FilterSpec.Kind.AGED ? clock.inserts : inserts;
   }
@@ -319,13 +417,18 @@ public final class FilterHeader {
 
   /**
    * Throws {@link IncompatibleStateException} if state written under this header cannot serve
-   * {@code spec} under mapping {@code now}: a newer format, another mapping
-   * ({@link UrlMapping#checkServes}) or another filter ({@link FilterSpec#checkServes}).
+   * {@code spec} under mapping {@code now}: a newer format, another mapping ({@link
+   * UrlMapping#checkServes}) or another filter ({@link FilterSpec#checkServes}).
    */
-  public void checkCompatible(FilterSpec spec, UrlMapping now, boolean allowCanonicalizationChange) {
+  public void checkCompatible(
+      FilterSpec spec, UrlMapping now, boolean allowCanonicalizationChange) {
     if (formatVersion > FORMAT_VERSION) {
-      throw new IncompatibleStateException("state was written by a newer urldedup (filter format version "
-          + formatVersion + ", this build reads up to " + FORMAT_VERSION + "); upgrade, or start from empty state");
+      throw new IncompatibleStateException(
+          "state was written by a newer urldedup (filter format version "
+              + formatVersion
+              + ", this build reads up to "
+              + FORMAT_VERSION
+              + "); upgrade, or start from empty state");
     }
     mapping().checkServes(now, allowCanonicalizationChange);
     spec().checkServes(spec);
@@ -342,7 +445,9 @@ public final class FilterHeader {
    * (version 1 state), and an allowed canonicalization change.
    */
   public void adopt(FilterSpec spec, UrlMapping now) {
-    if (kind == FilterSpec.Kind.SCALABLE && spec.kind() == kind && spec.maxMemoryBytes() != maxMemoryBytes) {
+    if (kind == FilterSpec.Kind.SCALABLE
+        && spec.kind() == kind
+        && spec.maxMemoryBytes() != maxMemoryBytes) {
       maxMemoryBytes = spec.maxMemoryBytes();
       saturated = false;
     }
@@ -357,8 +462,22 @@ public final class FilterHeader {
 
   /** A deep copy. */
   public FilterHeader copy() {
-    FilterHeader h = new FilterHeader(kind, formatVersion, seedFingerprint, fpr, memoryBytes, cellBits, capacity,
-        growth, tightening, maxMemoryBytes, k, p, blockWords, blocks);
+    FilterHeader h =
+        new FilterHeader(
+            kind,
+            formatVersion,
+            seedFingerprint,
+            fpr,
+            memoryBytes,
+            cellBits,
+            capacity,
+            growth,
+            tightening,
+            maxMemoryBytes,
+            k,
+            p,
+            blockWords,
+            blocks);
     h.shards = shards;
     h.canonicalizationFingerprint = canonicalizationFingerprint;
     h.canonicalizationSettings = canonicalizationSettings;
@@ -385,43 +504,98 @@ public final class FilterHeader {
     if (!(o instanceof FilterHeader h)) {
       return false;
     }
-    return kind == h.kind && seedFingerprint == h.seedFingerprint && shards == h.shards
+    return kind == h.kind
+        && seedFingerprint == h.seedFingerprint
+        && shards == h.shards
         && canonicalizationFingerprint == h.canonicalizationFingerprint
         && canonicalizationSettings.equals(h.canonicalizationSettings)
-        && Double.compare(fpr, h.fpr) == 0 && memoryBytes == h.memoryBytes && cellBits == h.cellBits
-        && capacity == h.capacity && growth == h.growth && Double.compare(tightening, h.tightening) == 0
-        && maxMemoryBytes == h.maxMemoryBytes && inserts == h.inserts && k == h.k && p == h.p
-        && blockWords == h.blockWords && blocks == h.blocks && saturated == h.saturated && slices == h.slices
-        && Arrays.equals(sliceCapacity, h.sliceCapacity) && Arrays.equals(sliceFpr, h.sliceFpr)
-        && Arrays.equals(sliceBlocks, h.sliceBlocks) && Arrays.equals(sliceK, h.sliceK)
+        && Double.compare(fpr, h.fpr) == 0
+        && memoryBytes == h.memoryBytes
+        && cellBits == h.cellBits
+        && capacity == h.capacity
+        && growth == h.growth
+        && Double.compare(tightening, h.tightening) == 0
+        && maxMemoryBytes == h.maxMemoryBytes
+        && inserts == h.inserts
+        && k == h.k
+        && p == h.p
+        && blockWords == h.blockWords
+        && blocks == h.blocks
+        && saturated == h.saturated
+        && slices == h.slices
+        && Arrays.equals(sliceCapacity, h.sliceCapacity)
+        && Arrays.equals(sliceFpr, h.sliceFpr)
+        && Arrays.equals(sliceBlocks, h.sliceBlocks)
+        && Arrays.equals(sliceK, h.sliceK)
         && Arrays.equals(sliceCount, h.sliceCount)
-        && windowUrls == h.windowUrls && windowMillis == h.windowMillis && generations == h.generations
-        && Double.compare(rate, h.rate) == 0 && Objects.equals(aged, h.aged) && generationMillis == h.generationMillis
+        && windowUrls == h.windowUrls
+        && windowMillis == h.windowMillis
+        && generations == h.generations
+        && Double.compare(rate, h.rate) == 0
+        && Objects.equals(aged, h.aged)
+        && generationMillis == h.generationMillis
         && Objects.equals(clock, h.clock);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, seedFingerprint, inserts, blocks, slices, Arrays.hashCode(sliceCount));
+    return Objects.hash(
+        kind, seedFingerprint, inserts, blocks, slices, Arrays.hashCode(sliceCount));
   }
 
   @Override
   public String toString() {
     if (kind == FilterSpec.Kind.AGED) {
-      return String.format(java.util.Locale.ROOT,
+      return String.format(
+          Locale.ROOT,
           "FilterHeader{aged, v%d, fpr=%s, %s, generations=%d, layout=%d, lines=%d, k=%d, l=%d, rows=%d, g=%d, %s}",
-          formatVersion, fpr, windowMillis > 0 ? "window=" + windowMillis + "ms, rate=" + rate + "/s, generation="
-              + generationMillis + "ms" : "window-urls=" + windowUrls, generations, aged.layout(), aged.rowLines(),
-          aged.k(), aged.l(), aged.rows(), aged.generationSize(), clock);
+          formatVersion,
+          fpr,
+          windowMillis > 0
+              ? "window="
+                  + windowMillis
+                  + "ms, rate="
+                  + rate
+                  + "/s, generation="
+                  + generationMillis
+                  + "ms"
+              : "window-urls=" + windowUrls,
+          generations,
+          aged.layout(),
+          aged.rowLines(),
+          aged.k(),
+          aged.l(),
+          aged.rows(),
+          aged.generationSize(),
+          clock);
     }
     if (kind == FilterSpec.Kind.STABLE) {
-      return String.format(java.util.Locale.ROOT,
+      return String.format(
+          Locale.ROOT,
           "FilterHeader{stable, v%d, shards=%d, fpr=%s, d=%d, K=%d, P=%d, blockWords=%d, blocks=%d, inserts=%d}",
-          formatVersion, shards, fpr, cellBits, k, p, blockWords, blocks, inserts);
+          formatVersion,
+          shards,
+          fpr,
+          cellBits,
+          k,
+          p,
+          blockWords,
+          blocks,
+          inserts);
     }
-    return String.format(java.util.Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "FilterHeader{scalable, v%d, shards=%d, fpr=%s, capacity=%d, growth=%d, tightening=%s, maxMemory=%d,"
             + " slices=%d, inserts=%d, saturated=%s}",
-        formatVersion, shards, fpr, capacity, growth, tightening, maxMemoryBytes, slices, inserts, saturated);
+        formatVersion,
+        shards,
+        fpr,
+        capacity,
+        growth,
+        tightening,
+        maxMemoryBytes,
+        slices,
+        inserts,
+        saturated);
   }
 }

@@ -102,15 +102,24 @@ final class FilterHeaderCodec {
     long rows = Long.reverseBytes(in.readLong());
     long g = Long.reverseBytes(in.readLong());
     long generationMillis = Long.reverseBytes(in.readLong());
-    AgedClock c = new AgedClock(Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()),
-        Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()), Long.reverseBytes(in.readLong()));
+    AgedClock c =
+        new AgedClock(
+            Long.reverseBytes(in.readLong()),
+            Long.reverseBytes(in.readLong()),
+            Long.reverseBytes(in.readLong()),
+            Long.reverseBytes(in.readLong()),
+            Long.reverseBytes(in.readLong()));
     int layout = 1;
     int rowLines = 0;
     if (version >= 4) {
       layout = Integer.reverseBytes(in.readInt());
       rowLines = Integer.reverseBytes(in.readInt());
       if (layout != 2) {
-        throw new IOException("corrupt aged filter header: layout " + layout + " in header layout version " + version);
+        throw new IOException(
+            "corrupt aged filter header: layout "
+                + layout
+                + " in header layout version "
+                + version);
       }
     }
     AgedMath.Geometry geometry;
@@ -119,10 +128,19 @@ final class FilterHeaderCodec {
     } catch (IllegalArgumentException e) {
       throw new IOException("corrupt aged filter header: " + e.getMessage());
     }
-    if (generationMillis < 0 || (windowMillis > 0) != (generationMillis > 0) || c.count < 0 || c.inserts < 0
-        || c.earlyAdvances < 0 || c.generation < 0) {
-      throw new IOException("corrupt aged filter header: generation " + generationMillis + " ms for a window of "
-          + windowMillis + " ms, clock " + c);
+    if (generationMillis < 0
+        || (windowMillis > 0) != (generationMillis > 0)
+        || c.count < 0
+        || c.inserts < 0
+        || c.earlyAdvances < 0
+        || c.generation < 0) {
+      throw new IOException(
+          "corrupt aged filter header: generation "
+              + generationMillis
+              + " ms for a window of "
+              + windowMillis
+              + " ms, clock "
+              + c);
     }
     h.setAged(windowUrls, windowMillis, generations, rate, geometry, generationMillis, c);
   }
@@ -130,8 +148,12 @@ final class FilterHeaderCodec {
   static FilterHeader read(DataInput in) throws IOException {
     int version = Integer.reverseBytes(in.readInt());
     if (version < 1 || version > FilterHeader.FORMAT_VERSION) {
-      throw new IOException("filter header format version " + version + " is not readable by this build (reads 1.."
-          + FilterHeader.FORMAT_VERSION + ")");
+      throw new IOException(
+          "filter header format version "
+              + version
+              + " is not readable by this build (reads 1.."
+              + FilterHeader.FORMAT_VERSION
+              + ")");
     }
     int kindOrdinal = in.readUnsignedByte();
     if (kindOrdinal >= FilterSpec.Kind.values().length) {
@@ -151,8 +173,22 @@ final class FilterHeaderCodec {
     int p = Integer.reverseBytes(in.readInt());
     int blockWords = Integer.reverseBytes(in.readInt());
     long blocks = Long.reverseBytes(in.readLong());
-    FilterHeader h = new FilterHeader(kind, version, fp, fpr, memory, cellBits, capacity, growth, tightening,
-        maxMemory, k, p, blockWords, blocks);
+    FilterHeader h =
+        new FilterHeader(
+            kind,
+            version,
+            fp,
+            fpr,
+            memory,
+            cellBits,
+            capacity,
+            growth,
+            tightening,
+            maxMemory,
+            k,
+            p,
+            blockWords,
+            blocks);
     h.inserts = inserts;
     h.saturated = in.readUnsignedByte() != 0;
     int slices = Integer.reverseBytes(in.readInt());
@@ -176,7 +212,8 @@ final class FilterHeaderCodec {
       h.canonicalizationFingerprint = Long.reverseBytes(in.readLong());
       int length = Integer.reverseBytes(in.readInt());
       if (length < 0 || length > UrlMapping.MAX_SETTINGS_BYTES) {
-        throw new IOException("corrupt filter header: canonicalization settings of " + length + " bytes");
+        throw new IOException(
+            "corrupt filter header: canonicalization settings of " + length + " bytes");
       }
       byte[] settings = new byte[length];
       in.readFully(settings);
@@ -210,10 +247,26 @@ final class FilterHeaderCodec {
     if (h.kind == FilterSpec.Kind.STABLE) {
       int words = h.blockWords;
       long maxBlocks = FilterSpec.MAX_MEMORY_BYTES / Long.BYTES / Math.max(1, words);
-      if (words < 8 || words > PageStore.PAGE_WORDS || Integer.bitCount(words) != 1 || h.k < 1 || h.k > words
-          || h.p < 0 || h.blocks < 1 || h.blocks > maxBlocks || h.slices != 0) {
-        throw new IOException("corrupt stable filter header: K=" + h.k + " P=" + h.p + " blockWords=" + words
-            + " blocks=" + h.blocks + " slices=" + h.slices);
+      if (words < 8
+          || words > PageStore.PAGE_WORDS
+          || Integer.bitCount(words) != 1
+          || h.k < 1
+          || h.k > words
+          || h.p < 0
+          || h.blocks < 1
+          || h.blocks > maxBlocks
+          || h.slices != 0) {
+        throw new IOException(
+            "corrupt stable filter header: K="
+                + h.k
+                + " P="
+                + h.p
+                + " blockWords="
+                + words
+                + " blocks="
+                + h.blocks
+                + " slices="
+                + h.slices);
       }
       return;
     }
@@ -222,11 +275,26 @@ final class FilterHeaderCodec {
     }
     long maxBlocks = FilterSpec.MAX_MEMORY_BYTES / (FilterMath.BLOCK_BITS / 8);
     for (int i = 0; i < h.slices; i++) {
-      if (h.sliceK[i] < 1 || h.sliceK[i] > 64 || h.sliceBlocks[i] < 1 || h.sliceBlocks[i] > maxBlocks
-          || h.sliceCapacity[i] < 1 || h.sliceCount[i] < 0 || !(h.sliceFpr[i] > 0 && h.sliceFpr[i] < 1)) {
-        throw new IOException("corrupt scalable filter header: slice " + i + " has k=" + h.sliceK[i] + " blocks="
-            + h.sliceBlocks[i] + " capacity=" + h.sliceCapacity[i] + " count=" + h.sliceCount[i] + " fpr="
-            + h.sliceFpr[i]);
+      if (h.sliceK[i] < 1
+          || h.sliceK[i] > 64
+          || h.sliceBlocks[i] < 1
+          || h.sliceBlocks[i] > maxBlocks
+          || h.sliceCapacity[i] < 1
+          || h.sliceCount[i] < 0
+          || !(h.sliceFpr[i] > 0 && h.sliceFpr[i] < 1)) {
+        throw new IOException(
+            "corrupt scalable filter header: slice "
+                + i
+                + " has k="
+                + h.sliceK[i]
+                + " blocks="
+                + h.sliceBlocks[i]
+                + " capacity="
+                + h.sliceCapacity[i]
+                + " count="
+                + h.sliceCount[i]
+                + " fpr="
+                + h.sliceFpr[i]);
       }
     }
   }

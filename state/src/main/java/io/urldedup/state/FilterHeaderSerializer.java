@@ -7,12 +7,12 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Flink serializer for {@link FilterHeader} in keyed {@code ValueState}: the
- * {@link FilterHeaderCodec} layout (explicit little-endian, version-prefixed records; each header
- * in the lowest version that represents it). Reads every version; stateless but for the newest
- * header layout version it declares in its snapshot ({@link #forSpec}): a job whose headers never
- * need the newest layout declares the one they need, so that a savepoint restores into a build
- * that predates the newest (Flink checks the snapshot before any record is read).
+ * Flink serializer for {@link FilterHeader} in keyed {@code ValueState}: the {@link
+ * FilterHeaderCodec} layout (explicit little-endian, version-prefixed records; each header in the
+ * lowest version that represents it). Reads every version; stateless but for the newest header
+ * layout version it declares in its snapshot ({@link #forSpec}): a job whose headers never need the
+ * newest layout declares the one they need, so that a savepoint restores into a build that predates
+ * the newest (Flink checks the snapshot before any record is read).
  */
 public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
 
@@ -24,9 +24,9 @@ public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
   /**
    * The version a job with insert logs ({@code --materialize-every} above 1) declares: its records
    * are the usual layouts (at most {@link FilterHeader#FORMAT_VERSION}), but a shard's state is its
-   * header and pages plus the log chunks written since, which must be replayed. A build before
-   * this one would restore the pages and silently drop the logs; declaring a layout it does not
-   * know makes it refuse the savepoint at once (its snapshot resolves this as incompatible).
+   * header and pages plus the log chunks written since, which must be replayed. A build before this
+   * one would restore the pages and silently drop the logs; declaring a layout it does not know
+   * makes it refuse the savepoint at once (its snapshot resolves this as incompatible).
    */
   public static final int LOGGED_LAYOUT_VERSION = FilterHeader.FORMAT_VERSION + 1;
 
@@ -44,9 +44,9 @@ public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
   }
 
   /**
-   * The serializer of a job's headers: it declares the newest layout version new headers of
-   * {@code spec} are written in (stable and scalable 2, aged 4); restored headers are written in
-   * their own, which is never newer (an aged layout 1 header: 3).
+   * The serializer of a job's headers: it declares the newest layout version new headers of {@code
+   * spec} are written in (stable and scalable 2, aged 4); restored headers are written in their
+   * own, which is never newer (an aged layout 1 header: 3).
    */
   public static FilterHeaderSerializer forSpec(FilterSpec spec, boolean logged) {
     return logged ? new FilterHeaderSerializer(LOGGED_LAYOUT_VERSION) : forSpec(spec);
@@ -75,11 +75,26 @@ public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
     return this;
   }
 
-  /** A minimal empty header (Flink asks for an instance to reuse; it is overwritten on deserialize). */
+  /**
+   * A minimal empty header (Flink asks for an instance to reuse; it is overwritten on deserialize).
+   */
   @Override
   public FilterHeader createInstance() {
-    return new FilterHeader(FilterSpec.Kind.SCALABLE, FilterHeader.FORMAT_VERSION, 0, 0.01, 0, 0, 1, 2, 0.5,
-        PageStore.PAGE_BYTES, 0, 0, 0, 0);
+    return new FilterHeader(
+        FilterSpec.Kind.SCALABLE,
+        FilterHeader.FORMAT_VERSION,
+        0,
+        0.01,
+        0,
+        0,
+        1,
+        2,
+        0.5,
+        PageStore.PAGE_BYTES,
+        0,
+        0,
+        0,
+        0);
   }
 
   @Override

@@ -38,10 +38,15 @@ public final class FilterHeaderSerializerSnapshot implements TypeSerializerSnaps
   }
 
   @Override
-  public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader) throws IOException {
+  public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader)
+      throws IOException {
     if (readVersion < 1 || readVersion > VERSION) {
-      throw new IOException("FilterHeaderSerializerSnapshot version " + readVersion + " is newer than this build ("
-          + VERSION + ")");
+      throw new IOException(
+          "FilterHeaderSerializerSnapshot version "
+              + readVersion
+              + " is newer than this build ("
+              + VERSION
+              + ")");
     }
     layoutVersion = in.readInt();
   }
@@ -54,7 +59,8 @@ public final class FilterHeaderSerializerSnapshot implements TypeSerializerSnaps
   @Override
   public TypeSerializer<FilterHeader> restoreSerializer() {
     return layoutVersion >= 1 && layoutVersion <= FilterHeaderSerializer.LOGGED_LAYOUT_VERSION
-        ? new FilterHeaderSerializer(layoutVersion) : FilterHeaderSerializer.INSTANCE;
+        ? new FilterHeaderSerializer(layoutVersion)
+        : FilterHeaderSerializer.INSTANCE;
   }
 
   @Override

@@ -1,17 +1,21 @@
 package io.urldedup.state;
 
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
- * Sizing and error functions of the blocked Bloom filter that the scalable and aged filters are made
- * of, and the log-factorial helpers the error models share. The stable filter's math is in
- * {@link StableMath}, the scalable chain's in {@link ScalableMath}, the aged filter's in
- * {@link AgedMath}. No state, no I/O; every function is unit-tested against its closed form or
- * against simulation.
+ * Sizing and error functions of the blocked Bloom filter that the scalable and aged filters are
+ * made of, and the log-factorial helpers the error models share. The stable filter's math is in
+ * {@link StableMath}, the scalable chain's in {@link ScalableMath}, the aged filter's in {@link
+ * AgedMath}. No state, no I/O; every function is unit-tested against its closed form or against
+ * simulation.
  *
- * <p>Notation: n elements, m bits, k probes, eps target false-positive rate, B = 512 bits per block.
+ * <p>Notation: n elements, m bits, k probes, eps target false-positive rate, B = 512 bits per
+ * block.
  */
 public final class FilterMath {
 
   public static final int BLOCK_BITS = 512;
+
   /** Largest k / K considered when optimising. */
   static final int MAX_K = 32;
 
@@ -20,9 +24,9 @@ public final class FilterMath {
   // ---------------------------------------------------------------- blocked Bloom filter
 
   /**
-   * Blocked Bloom filter FPR (Putze, Sanders, Singler 2007, eq. for blocked filters):
-   * sum_i Poisson(i; B n/m) * (1 - (1 - 1/B)^(i k))^k, where B n / m = B / c is the mean load
-   * of a block and c = m/n bits per element.
+   * Blocked Bloom filter FPR (Putze, Sanders, Singler 2007, eq. for blocked filters): sum_i
+   * Poisson(i; B n/m) * (1 - (1 - 1/B)^(i k))^k, where B n / m = B / c is the mean load of a block
+   * and c = m/n bits per element.
    */
   public static double blockedFpr(double bitsPerElement, int k) {
     return blockedFprAtLoad(BLOCK_BITS / bitsPerElement, k);
@@ -67,7 +71,8 @@ public final class FilterMath {
     double logOneMinus = Math.log1p(-1.0 / BLOCK_BITS);
     double sum = 0;
     for (long i = lo; i <= hi; i++) {
-      double logPmf = blocks == 1 ? (i == n ? 0 : Double.NEGATIVE_INFINITY) : logBinomialPmf(n, i, pr);
+      double logPmf =
+          blocks == 1 ? (i == n ? 0 : Double.NEGATIVE_INFINITY) : logBinomialPmf(n, i, pr);
       double pBitSet = -Math.expm1(i * (double) k * logOneMinus);
       sum += Math.exp(logPmf + k * Math.log(pBitSet));
     }
@@ -77,8 +82,7 @@ public final class FilterMath {
   /** Optimal blocked-filter geometry for a target: fewest bits per element over k. */
   public record BlockedSizing(int k, double bitsPerElement) {}
 
-  private static final java.util.concurrent.ConcurrentHashMap<Double, BlockedSizing> SIZINGS =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Double, BlockedSizing> SIZINGS = new ConcurrentHashMap<>();
 
   /** The k and bits per element that minimise memory with {@link #blockedFpr} <= eps (memoised). */
   public static BlockedSizing blockedSizing(double eps) {
@@ -105,7 +109,10 @@ public final class FilterMath {
     return new BlockedSizing(bestK, bestC);
   }
 
-  /** Bits per element with k probes for which the blocked FPR equals eps (bisection; FPR falls with c). */
+  /**
+   * Bits per element with k probes for which the blocked FPR equals eps (bisection; FPR falls with
+   * c).
+   */
   static double blockedBitsFor(double eps, int k) {
     double lo = 0.5;
     double hi = 1024;
@@ -154,10 +161,18 @@ public final class FilterMath {
       return LN_FACT[(int) n];
     }
     double x = n;
-    return x * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI * x) + 1 / (12 * x) - 1 / (360 * x * x * x);
+    return x * Math.log(x)
+        - x
+        + 0.5 * Math.log(2 * Math.PI * x)
+        + 1 / (12 * x)
+        - 1 / (360 * x * x * x);
   }
 
   static double logBinomialPmf(long n, long j, double p) {
-    return lnFactorial(n) - lnFactorial(j) - lnFactorial(n - j) + j * Math.log(p) + (n - j) * Math.log1p(-p);
+    return lnFactorial(n)
+        - lnFactorial(j)
+        - lnFactorial(n - j)
+        + j * Math.log(p)
+        + (n - j) * Math.log1p(-p);
   }
 }

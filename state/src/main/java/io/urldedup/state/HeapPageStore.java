@@ -7,8 +7,8 @@ import java.util.function.LongConsumer;
 /**
  * Pages on the Java heap, for tests and benchmarks. Page ids are (group = id >>> 48, index = low 48
  * bits), the layout {@link FilterHeader#pageId} uses for (slice, page): each group is a dense array
- * grown on demand, so a lookup is two array loads; ids with an index beyond 2^30 go to a map.
- * A page is allocated (zeroed) on first access. Not thread-safe.
+ * grown on demand, so a lookup is two array loads; ids with an index beyond 2^30 go to a map. A
+ * page is allocated (zeroed) on first access. Not thread-safe.
  */
 public final class HeapPageStore implements PageStore {
 
@@ -39,10 +39,12 @@ public final class HeapPageStore implements PageStore {
 
   private long[] slowPage(long pageId, int group, long index) {
     if (index >= DENSE_LIMIT) {
-      return sparse.computeIfAbsent(pageId, id -> {
-        pages++;
-        return new long[PAGE_WORDS];
-      });
+      return sparse.computeIfAbsent(
+          pageId,
+          id -> {
+            pages++;
+            return new long[PAGE_WORDS];
+          });
     }
     if (group >= groups.length) {
       long[][][] grown = new long[Math.max(group + 1, groups.length * 2)][][];
@@ -78,7 +80,9 @@ public final class HeapPageStore implements PageStore {
     if (index >= DENSE_LIMIT) {
       return sparse.containsKey(pageId);
     }
-    return group < groups.length && groups[group] != null && index < groups[group].length
+    return group < groups.length
+        && groups[group] != null
+        && index < groups[group].length
         && groups[group][(int) index] != null;
   }
 

@@ -3,24 +3,26 @@ package io.urldedup.state;
 import java.util.Arrays;
 
 /**
- * The changes made to one shard's filter since its pages and header were last written to state,
- * in order, compact enough to checkpoint instead of the pages: a checkpoint then carries 16 bytes
- * per new URL rather than every page the interval touched (issue 23: inserts land on random
- * pages, so one interval dirties nearly all of them).
+ * The changes made to one shard's filter since its pages and header were last written to state, in
+ * order, compact enough to checkpoint instead of the pages: a checkpoint then carries 16 bytes per
+ * new URL rather than every page the interval touched (issue 23: inserts land on random pages, so
+ * one interval dirties nearly all of them).
  *
- * <p>Entries are pairs of 64-bit words. An insert is its hash pair (h1, h2), 16 B. Anything else
- * is an escape: a pair (ESCAPE, op) followed by the op's pair:
+ * <p>Entries are pairs of 64-bit words. An insert is its hash pair (h1, h2), 16 B. Anything else is
+ * an escape: a pair (ESCAPE, op) followed by the op's pair:
+ *
  * <ul>
  *   <li>{@link #INSERT}: (h1, h2), an insert whose h1 happens to equal {@link #ESCAPE};
- *   <li>{@link #PRESENT}: (h1, h2), a scalable filter's "seen" answer that still counts toward
- *       its slice (at the memory cap, or just above the slice's capacity);
+ *   <li>{@link #PRESENT}: (h1, h2), a scalable filter's "seen" answer that still counts toward its
+ *       slice (at the memory cap, or just above the slice's capacity);
  *   <li>{@link #ADVANCE}: (epoch, 0), an aged filter's {@link AgedBloomFilter#advanceToEpoch}.
  * </ul>
+ *
  * Answers that change nothing are not logged. A filter writes here through {@link
- * DedupFilter#logTo}; {@link #replay} redoes the entries through {@link DedupFilter#redo}, which
- * is exact when the filter starts from the pages and header the log was recorded against: the
- * stable filter's decay and the aged filter's lazy clearing depend on them (a stable insert
- * decrements cells, so replaying it twice is not replaying it once).
+ * DedupFilter#logTo}; {@link #replay} redoes the entries through {@link DedupFilter#redo}, which is
+ * exact when the filter starts from the pages and header the log was recorded against: the stable
+ * filter's decay and the aged filter's lazy clearing depend on them (a stable insert decrements
+ * cells, so replaying it twice is not replaying it once).
  *
  * <p>Appends allocate only when the buffer grows (doubling). Not thread-safe.
  */
@@ -47,7 +49,9 @@ public final class InsertLog {
     this.words = new long[Math.max(4, initialWords)];
   }
 
-  /** A log holding {@code words[0, size)} (a chunk read from state); the array is taken, not copied. */
+  /**
+   * A log holding {@code words[0, size)} (a chunk read from state); the array is taken, not copied.
+   */
   public static InsertLog of(long[] words, int size) {
     if ((size & 1) != 0 || size > words.length) {
       throw new IllegalArgumentException("an insert log holds pairs of words; got " + size);
@@ -99,7 +103,8 @@ public final class InsertLog {
       if (a == ESCAPE) {
         int op = (int) words[i + 1];
         if (op < INSERT || op > ADVANCE || i + 3 >= size) {
-          throw new IllegalStateException("corrupt insert log: escape op " + words[i + 1] + " at word " + i);
+          throw new IllegalStateException(
+              "corrupt insert log: escape op " + words[i + 1] + " at word " + i);
         }
         filter.redo(op, words[i + 2], words[i + 3]);
         i += 2;

@@ -70,8 +70,12 @@ public final class InsertLogSerializer extends TypeSerializer<InsertLog> {
   public InsertLog deserialize(DataInputView source) throws IOException {
     int format = source.readUnsignedByte();
     if (format < 1 || format > CHUNK_FORMAT) {
-      throw new IOException("insert log chunk format " + format + " is not readable by this build (reads 1.."
-          + CHUNK_FORMAT + ")");
+      throw new IOException(
+          "insert log chunk format "
+              + format
+              + " is not readable by this build (reads 1.."
+              + CHUNK_FORMAT
+              + ")");
     }
     int n = source.readInt();
     if (n < 0 || (n & 1) != 0) {

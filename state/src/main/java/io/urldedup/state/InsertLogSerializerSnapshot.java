@@ -8,8 +8,8 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Snapshot of {@link InsertLogSerializer}. Version 1; it records the newest chunk format the
- * writer used: one this build reads resolves compatible as is, a newer one is incompatible.
+ * Snapshot of {@link InsertLogSerializer}. Version 1; it records the newest chunk format the writer
+ * used: one this build reads resolves compatible as is, a newer one is incompatible.
  */
 public final class InsertLogSerializerSnapshot implements TypeSerializerSnapshot<InsertLog> {
 
@@ -30,10 +30,15 @@ public final class InsertLogSerializerSnapshot implements TypeSerializerSnapshot
   }
 
   @Override
-  public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader) throws IOException {
+  public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader)
+      throws IOException {
     if (readVersion < 1 || readVersion > VERSION) {
-      throw new IOException("InsertLogSerializerSnapshot version " + readVersion + " is newer than this build ("
-          + VERSION + ")");
+      throw new IOException(
+          "InsertLogSerializerSnapshot version "
+              + readVersion
+              + " is newer than this build ("
+              + VERSION
+              + ")");
     }
     chunkFormat = in.readInt();
   }
@@ -50,7 +55,8 @@ public final class InsertLogSerializerSnapshot implements TypeSerializerSnapshot
   @Override
   public TypeSerializerSchemaCompatibility<InsertLog> resolveSchemaCompatibility(
       TypeSerializerSnapshot<InsertLog> oldSerializerSnapshot) {
-    if (oldSerializerSnapshot instanceof InsertLogSerializerSnapshot old && old.chunkFormat >= 1
+    if (oldSerializerSnapshot instanceof InsertLogSerializerSnapshot old
+        && old.chunkFormat >= 1
         && old.chunkFormat <= InsertLogSerializer.CHUNK_FORMAT) {
       return TypeSerializerSchemaCompatibility.compatibleAsIs();
     }

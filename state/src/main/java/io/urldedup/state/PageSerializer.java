@@ -7,9 +7,9 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Flink serializer for one 4 KiB page in {@code MapState<Long, long[]>}: exactly
- * {@link PageStore#PAGE_WORDS} longs via {@link DataOutputView#writeLong} (fixed length 4096 bytes,
- * no length prefix). Stateless.
+ * Flink serializer for one 4 KiB page in {@code MapState<Long, long[]>}: exactly {@link
+ * PageStore#PAGE_WORDS} longs via {@link DataOutputView#writeLong} (fixed length 4096 bytes, no
+ * length prefix). Stateless.
  */
 public final class PageSerializer extends TypeSerializer<long[]> {
 
@@ -54,7 +54,8 @@ public final class PageSerializer extends TypeSerializer<long[]> {
   @Override
   public void serialize(long[] page, DataOutputView target) throws IOException {
     if (page.length != PageStore.PAGE_WORDS) {
-      throw new IllegalArgumentException("a page has " + PageStore.PAGE_WORDS + " words, got " + page.length);
+      throw new IllegalArgumentException(
+          "a page has " + PageStore.PAGE_WORDS + " words, got " + page.length);
     }
     for (long w : page) {
       target.writeLong(w);
@@ -68,7 +69,10 @@ public final class PageSerializer extends TypeSerializer<long[]> {
 
   @Override
   public long[] deserialize(long[] reuse, DataInputView source) throws IOException {
-    long[] page = reuse != null && reuse.length == PageStore.PAGE_WORDS ? reuse : new long[PageStore.PAGE_WORDS];
+    long[] page =
+        reuse != null && reuse.length == PageStore.PAGE_WORDS
+            ? reuse
+            : new long[PageStore.PAGE_WORDS];
     for (int i = 0; i < page.length; i++) {
       page[i] = source.readLong();
     }

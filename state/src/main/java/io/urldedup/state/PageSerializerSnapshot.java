@@ -31,10 +31,15 @@ public final class PageSerializerSnapshot implements TypeSerializerSnapshot<long
   }
 
   @Override
-  public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader) throws IOException {
+  public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader)
+      throws IOException {
     if (readVersion < 1 || readVersion > VERSION) {
-      throw new IOException("PageSerializerSnapshot version " + readVersion + " is newer than this build ("
-          + VERSION + ")");
+      throw new IOException(
+          "PageSerializerSnapshot version "
+              + readVersion
+              + " is newer than this build ("
+              + VERSION
+              + ")");
     }
     pageWords = in.readInt();
   }
@@ -46,8 +51,8 @@ public final class PageSerializerSnapshot implements TypeSerializerSnapshot<long
   @Override
   public TypeSerializer<long[]> restoreSerializer() {
     if (pageWords != PageStore.PAGE_WORDS) {
-      throw new IllegalStateException("state pages have " + pageWords + " words; this build uses "
-          + PageStore.PAGE_WORDS);
+      throw new IllegalStateException(
+          "state pages have " + pageWords + " words; this build uses " + PageStore.PAGE_WORDS);
     }
     return PageSerializer.INSTANCE;
   }
@@ -55,7 +60,8 @@ public final class PageSerializerSnapshot implements TypeSerializerSnapshot<long
   @Override
   public TypeSerializerSchemaCompatibility<long[]> resolveSchemaCompatibility(
       TypeSerializerSnapshot<long[]> oldSerializerSnapshot) {
-    if (oldSerializerSnapshot instanceof PageSerializerSnapshot old && old.pageWords == PageStore.PAGE_WORDS) {
+    if (oldSerializerSnapshot instanceof PageSerializerSnapshot old
+        && old.pageWords == PageStore.PAGE_WORDS) {
       return TypeSerializerSchemaCompatibility.compatibleAsIs();
     }
     return TypeSerializerSchemaCompatibility.incompatible();

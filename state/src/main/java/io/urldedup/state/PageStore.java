@@ -2,8 +2,8 @@ package io.urldedup.state;
 
 /**
  * Where a filter's 64-bit words live: fixed 4 KiB pages addressed by a 64-bit page id, fetched on
- * demand. The operator backs this with a bounded write-back cache over a Flink {@code MapState}, so a
- * record touches one small state entry instead of (de)serializing a whole filter; tests and
+ * demand. The operator backs this with a bounded write-back cache over a Flink {@code MapState}, so
+ * a record touches one small state entry instead of (de)serializing a whole filter; tests and
  * benchmarks use {@link HeapPageStore}.
  *
  * <p>A filter never touches more than one page per element: blocks never straddle pages.
@@ -15,8 +15,8 @@ public interface PageStore {
 
   /**
    * The words of page {@code pageId}; a page never written reads as zeros. The returned array stays
-   * valid until the next call to {@code page}; a caller that modifies it calls
-   * {@link #markDirty(long)} before that.
+   * valid until the next call to {@code page}; a caller that modifies it calls {@link
+   * #markDirty(long)} before that.
    */
   long[] page(long pageId);
 

@@ -1,24 +1,29 @@
 package io.urldedup.state;
 
+import java.util.Arrays;
+
 /**
- * A scalable Bloom filter (Almeida, Baquero, Preguica, Hutchison 2007): a chain of
- * {@link BlockedBloomFilter} slices; slice i holds n0 s^i elements at error eps (1 - r) r^i, so
- * the compound false-positive rate stays below eps. {@code testAndAdd} tests all slices and
- * inserts into the newest; a new slice starts when the newest reaches its capacity.
+ * A scalable Bloom filter (Almeida, Baquero, Preguica, Hutchison 2007): a chain of {@link
+ * BlockedBloomFilter} slices; slice i holds n0 s^i elements at error eps (1 - r) r^i, so the
+ * compound false-positive rate stays below eps. {@code testAndAdd} tests all slices and inserts
+ * into the newest; a new slice starts when the newest reaches its capacity.
  *
  * <p>Memory cap: when the next slice would take the slices beyond {@code maxMemoryBytes}, the
  * filter stops growing, keeps inserting into its last slice and reports {@link #saturated()};
  * {@link #estimatedFpr()} then rises with the overfill (blocked model at the actual load).
  *
- * <p>Slice i occupies page ids {@code i << 48 | page}. Allocation-free except when a slice is added.
+ * <p>Slice i occupies page ids {@code i << 48 | page}. Allocation-free except when a slice is
+ * added.
  */
 public final class ScalableBloomFilter implements DedupFilter {
 
   private final FilterHeader header;
   private final PageStore store;
   private BlockedBloomFilter[] slices;
+
   /** Sink of the batch's touching loads (its value means nothing). */
   long touched;
+
   private InsertLog log;
 
   public ScalableBloomFilter(FilterHeader header, PageStore store) {
@@ -34,7 +39,11 @@ public final class ScalableBloomFilter implements DedupFilter {
   }
 
   private BlockedBloomFilter slice(int i) {
-    return new BlockedBloomFilter(store, FilterHeader.pageId(i, 0), header.sliceBlocks[i], header.sliceK[i],
+    return new BlockedBloomFilter(
+        store,
+        FilterHeader.pageId(i, 0),
+        header.sliceBlocks[i],
+        header.sliceK[i],
         i * SplitMix64.GAMMA);
   }
 
@@ -69,8 +78,8 @@ public final class ScalableBloomFilter implements DedupFilter {
   }
 
   /**
-   * Redoes without testing: an insert sets the element's bits in the newest slice and counts it,
-   * a present counts it. Setting bits is idempotent, so this is exact even over pages that already
+   * Redoes without testing: an insert sets the element's bits in the newest slice and counts it, a
+   * present counts it. Setting bits is idempotent, so this is exact even over pages that already
    * hold later inserts (a page the cache wrote back before its shard was materialized), where a
    * test would answer "seen" and skip the count.
    */
@@ -84,7 +93,9 @@ public final class ScalableBloomFilter implements DedupFilter {
         presented(last);
       }
       case InsertLog.PRESENT -> presented(last);
-      default -> throw new IllegalStateException("a scalable filter logs inserts and presents only; got op " + op);
+      default ->
+          throw new IllegalStateException(
+              "a scalable filter logs inserts and presents only; got op " + op);
     }
   }
 
@@ -114,7 +125,9 @@ public final class ScalableBloomFilter implements DedupFilter {
     return -1;
   }
 
-  /** Records the element in the newest slice unless a slice already has it (keeps counts honest). */
+  /**
+   * Records the element in the newest slice unless a slice already has it (keeps counts honest).
+   */
   @Override
   public void add(long h1, long h2) {
     testAndAdd(h1, h2);
@@ -124,8 +137,8 @@ public final class ScalableBloomFilter implements DedupFilter {
    * {@code seen[i] = testAndAdd(h1[i], h2[i])} for i = 0..n-1 in order; the second pass is those
    * calls, so answers, bits, counters and slice growth are those of the single calls. The first
    * pass loads each element's line in every slice (an unseen element tests them all), independent
-   * loads whose misses overlap (memory-level parallelism; group prefetching as in Chen et al.,
-   * ICDE 2004); see {@link BlockedBloomFilter#testAndAdd(long[], long[], int, boolean[])}.
+   * loads whose misses overlap (memory-level parallelism; group prefetching as in Chen et al., ICDE
+   * 2004); see {@link BlockedBloomFilter#testAndAdd(long[], long[], int, boolean[])}.
    * Allocation-free except when a slice is added.
    */
   @Override
@@ -144,13 +157,14 @@ public final class ScalableBloomFilter implements DedupFilter {
   }
 
   /**
-   * Counts an element inserted into the newest slice. Before the memory cap only inserts that set
-   * a bit count: a URL whose bits are all set is almost always a repeat (the slice's false-positive
+   * Counts an element inserted into the newest slice. Before the memory cap only inserts that set a
+   * bit count: a URL whose bits are all set is almost always a repeat (the slice's false-positive
    * rate is below its target, at most eps (1 - r)), and counting repeats made a stream with 50%
    * repeats grow its slices at half the distinct count (the job benchmark's 10^7-line stream: two
-   * slices, 24 MiB, for 5 million URLs that fit the first slice's 8 MiB). Once the cap stops growth,
-   * every presented element counts: the overfilled slice's self-false-positives are many and are
-   * part of the blocked model's n (counting only bit-changing inserts made that model 25% low).
+   * slices, 24 MiB, for 5 million URLs that fit the first slice's 8 MiB). Once the cap stops
+   * growth, every presented element counts: the overfilled slice's self-false-positives are many
+   * and are part of the blocked model's n (counting only bit-changing inserts made that model 25%
+   * low).
    */
   private void presented(int last) {
     if (++header.sliceCount[last] >= header.sliceCapacity[last] && !header.saturated) {
@@ -160,15 +174,18 @@ public final class ScalableBloomFilter implements DedupFilter {
 
   private void grow() {
     int next = header.slices;
-    long nextBytes = ScalableMath.sliceBytes(header.fpr, header.capacity, header.growth, header.tightening,
-        next);
-    if (next >= FilterHeader.MAX_SLICES || header.sliceBytes() + nextBytes > header.maxMemoryBytes) {
+    long nextBytes =
+        ScalableMath.sliceBytes(
+            header.fpr, header.capacity, header.growth, header.tightening, next);
+    if (next >= FilterHeader.MAX_SLICES
+        || header.sliceBytes() + nextBytes > header.maxMemoryBytes) {
       header.saturated = true;
       return;
     }
-    header.addSlice(ScalableMath.sliceCapacity(header.capacity, header.growth, next),
+    header.addSlice(
+        ScalableMath.sliceCapacity(header.capacity, header.growth, next),
         ScalableMath.sliceFpr(header.fpr, header.tightening, next));
-    BlockedBloomFilter[] grown = java.util.Arrays.copyOf(slices, next + 1);
+    BlockedBloomFilter[] grown = Arrays.copyOf(slices, next + 1);
     grown[next] = slice(next);
     slices = grown;
   }
@@ -183,7 +200,10 @@ public final class ScalableBloomFilter implements DedupFilter {
     return header;
   }
 
-  /** Expected fraction of set bits over all slices: 1 - (1 - 1/512)^(k n / blocks) per slice, weighted by size. */
+  /**
+   * Expected fraction of set bits over all slices: 1 - (1 - 1/512)^(k n / blocks) per slice,
+   * weighted by size.
+   */
   @Override
   public double fillRatio() {
     double set = 0;
@@ -191,7 +211,9 @@ public final class ScalableBloomFilter implements DedupFilter {
     for (int i = 0; i < header.slices; i++) {
       double bits = header.sliceBlocks[i] * (double) FilterMath.BLOCK_BITS;
       double perBlock = (double) header.sliceCount[i] / header.sliceBlocks[i];
-      set += bits * -Math.expm1(header.sliceK[i] * perBlock * Math.log1p(-1.0 / FilterMath.BLOCK_BITS));
+      set +=
+          bits
+              * -Math.expm1(header.sliceK[i] * perBlock * Math.log1p(-1.0 / FilterMath.BLOCK_BITS));
       total += bits;
     }
     return total == 0 ? 0 : set / total;
@@ -205,7 +227,8 @@ public final class ScalableBloomFilter implements DedupFilter {
   public double estimatedFpr() {
     double pass = 1;
     for (int i = 0; i < header.slices; i++) {
-      pass *= 1 - FilterMath.blockedFpr(header.sliceCount[i], header.sliceBlocks[i], header.sliceK[i]);
+      pass *=
+          1 - FilterMath.blockedFpr(header.sliceCount[i], header.sliceBlocks[i], header.sliceK[i]);
     }
     return 1 - pass;
   }

@@ -1,15 +1,18 @@
 package io.urldedup.state;
 
 /**
- * Sizing of the scalable Bloom filter (Almeida et al. 2007): slice i holds n0 s^i elements at
- * error eps (1 - r) r^i, so the errors sum to at most eps; each slice is a blocked Bloom filter
- * sized by {@link FilterMath}. No state, no I/O.
+ * Sizing of the scalable Bloom filter (Almeida et al. 2007): slice i holds n0 s^i elements at error
+ * eps (1 - r) r^i, so the errors sum to at most eps; each slice is a blocked Bloom filter sized by
+ * {@link FilterMath}. No state, no I/O.
  */
 public final class ScalableMath {
 
   private ScalableMath() {}
 
-  /** Error of slice i: eps0 r^i with eps0 = eps (1 - r), so that sum_i eps0 r^i <= eps (Almeida et al. 2007). */
+  /**
+   * Error of slice i: eps0 r^i with eps0 = eps (1 - r), so that sum_i eps0 r^i <= eps (Almeida et
+   * al. 2007).
+   */
   public static double sliceFpr(double eps, double r, int i) {
     return eps * (1 - r) * Math.pow(r, i);
   }
@@ -22,7 +25,8 @@ public final class ScalableMath {
 
   /** Bytes (whole pages) of slice i. */
   public static long sliceBytes(double eps, long n0, int s, double r, int i) {
-    return FilterMath.blockedPages(sliceCapacity(n0, s, i), sliceFpr(eps, r, i)) * PageStore.PAGE_BYTES;
+    return FilterMath.blockedPages(sliceCapacity(n0, s, i), sliceFpr(eps, r, i))
+        * PageStore.PAGE_BYTES;
   }
 
   /** What a scalable filter holding n elements looks like, with the memory cap applied. */
@@ -30,8 +34,9 @@ public final class ScalableMath {
 
   /**
    * Slices and bytes a scalable filter needs for n distinct elements: slices fill in order, a new
-   * slice starts when the newest reaches its capacity unless it would exceed {@code maxMemory}; then
-   * the last slice takes the overfill and the FPR bound becomes the model of the overfilled slices.
+   * slice starts when the newest reaches its capacity unless it would exceed {@code maxMemory};
+   * then the last slice takes the overfill and the FPR bound becomes the model of the overfilled
+   * slices.
    */
   public static Usage usage(FilterSpec spec, long n) {
     double eps = spec.fpr();

@@ -9,12 +9,13 @@ import java.security.NoSuchAlgorithmException;
 /**
  * A one-way fingerprint of the hash seed. A seed is only 64 bits, so an invertible mix (or a
  * non-cryptographic hash of the 8 bytes) would reveal it; SHA-256 with a domain prefix does not.
- * Stored in the filter header so that a restore with another seed fails loudly instead of
- * silently answering "unseen" for everything.
+ * Stored in the filter header so that a restore with another seed fails loudly instead of silently
+ * answering "unseen" for everything.
  */
 final class SeedFingerprint {
 
-  private static final byte[] DOMAIN = "urldedup-seed-fingerprint-v1".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] DOMAIN =
+      "urldedup-seed-fingerprint-v1".getBytes(StandardCharsets.US_ASCII);
 
   private SeedFingerprint() {}
 

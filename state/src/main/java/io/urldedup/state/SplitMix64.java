@@ -1,8 +1,8 @@
 package io.urldedup.state;
 
 /**
- * SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014):
- * a Weyl sequence with step {@link #GAMMA} through the finalizer {@link #mix}. The one copy of its
+ * SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014): a
+ * Weyl sequence with step {@link #GAMMA} through the finalizer {@link #mix}. The one copy of its
  * constants: the filters' decay and slice seeds, the forgetting model and the stream generator in
  * samples all use it, so a seed gives the same stream and the same persisted bits on every JVM.
  */
@@ -26,7 +26,9 @@ public final class SplitMix64 {
     return (nextLong() >>> 11) * 0x1.0p-53;
   }
 
-  /** Uniform in [0, bound), bound > 0 (Lemire's multiply-shift; bias below 2^-32 for bound < 2^32). */
+  /**
+   * Uniform in [0, bound), bound > 0 (Lemire's multiply-shift; bias below 2^-32 for bound < 2^32).
+   */
   public int nextInt(int bound) {
     return (int) (((nextLong() >>> 32) * bound) >>> 32);
   }
@@ -36,7 +38,9 @@ public final class SplitMix64 {
     return Math.floorMod(nextLong(), bound);
   }
 
-  /** The SplitMix64 finalizer (Stafford's Mix13 variant): a bijection on longs with full avalanche. */
+  /**
+   * The SplitMix64 finalizer (Stafford's Mix13 variant): a bijection on longs with full avalanche.
+   */
   public static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

@@ -7,36 +7,36 @@ package io.urldedup.state;
  * its work stays there: {@code testAndAdd} reads its K cells; if all are non-zero the answer is
  * "seen" and nothing is written, otherwise it decrements P cells of the block, then sets its K
  * cells to Max. The block is then an independent small stable filter, so the per-block formulas
- * hold with m = cells per block ({@link StableMath#zeroFraction}). The K cells lie in K
- * distinct words of the block and the P decrements are spread over the words as rotated runs
- * (see {@link #insert}), decremented a word at a time with SWAR arithmetic; one consecutive run of
- * P cells would be cheaper but makes nearby cells decay together, and with P/mb near 0.4 that
- * raised the measured FPR 15-20% above the independent-cell model. Cells never straddle words
- * (d = 3: 21 cells per word, bit 63 unused).
+ * hold with m = cells per block ({@link StableMath#zeroFraction}). The K cells lie in K distinct
+ * words of the block and the P decrements are spread over the words as rotated runs (see {@link
+ * #insert}), decremented a word at a time with SWAR arithmetic; one consecutive run of P cells
+ * would be cheaper but makes nearby cells decay together, and with P/mb near 0.4 that raised the
+ * measured FPR 15-20% above the independent-cell model. Cells never straddle words (d = 3: 21 cells
+ * per word, bit 63 unused).
  *
- * <p>A repeat is a read. Deng and Rafiei insert every arrival, and their analysis assumes that
- * each arrival sets K cells drawn afresh. A crawl stream is mostly repeats of hot URLs (the sample
+ * <p>A repeat is a read. Deng and Rafiei insert every arrival, and their analysis assumes that each
+ * arrival sets K cells drawn afresh. A crawl stream is mostly repeats of hot URLs (the sample
  * generator: 70%, Zipf): inserting them decays P cells per repeat while setting cells that are
  * already set, so the filter forgets other URLs far faster than the model says (300,000 sample
  * lines, 128 shards of 32 KiB: 283 URLs re-emitted against 51 predicted). Inserting only what is
  * answered unseen makes the filter see exactly the stream the model assumes, the stream of new
- * URLs, so the FPR, the zero fraction and the forgetting follow {@link FilterMath} with
- * "arrivals" read as "inserts". What it changes for crawlers: a URL is forgotten after about
- * {@code retention} new URLs since it was last emitted, however often it was linked since; hot
- * pages come back for recrawl too. It also makes a duplicate free of writes.
+ * URLs, so the FPR, the zero fraction and the forgetting follow {@link FilterMath} with "arrivals"
+ * read as "inserts". What it changes for crawlers: a URL is forgotten after about {@code retention}
+ * new URLs since it was last emitted, however often it was linked since; hot pages come back for
+ * recrawl too. It also makes a duplicate free of writes.
  *
  * <p>Re-inserts of an element (forgotten, then inserted again; or {@link #add}) must decay cells
- * chosen independently of its earlier inserts: decay positions drawn from the element's hash
- * alone made every repeat of a hot URL decrement the same P cells (StableBloomFilterTest measures
- * it). So the decay seed mixes the element's hash with the filter's insert counter
- * ({@link FilterHeader#inserts()}, the number of inserts before this one).
+ * chosen independently of its earlier inserts: decay positions drawn from the element's hash alone
+ * made every repeat of a hot URL decrement the same P cells (StableBloomFilterTest measures it). So
+ * the decay seed mixes the element's hash with the filter's insert counter ({@link
+ * FilterHeader#inserts()}, the number of inserts before this one).
  *
  * <p>Determinism, precisely: the decisions and the cells are a function of the starting state
- * (pages and header, including the counter) and the sequence of arrivals in order. The counter
- * is persisted in the header, written with the pages at every checkpoint, so restoring a
- * checkpoint and replaying the shard's arrivals in the same order replays the same decisions and
- * the same bytes. The same elements in another order give other cells; that was always so, since
- * which cells are zero when an element is tested depends on the order of the arrivals before it.
+ * (pages and header, including the counter) and the sequence of arrivals in order. The counter is
+ * persisted in the header, written with the pages at every checkpoint, so restoring a checkpoint
+ * and replaying the shard's arrivals in the same order replays the same decisions and the same
+ * bytes. The same elements in another order give other cells; that was always so, since which cells
+ * are zero when an element is tested depends on the order of the arrivals before it.
  *
  * <p>Allocation-free; one page lookup per element.
  */
@@ -56,6 +56,7 @@ public final class StableBloomFilter implements DedupFilter {
   private final long blocks;
   private final int usedBits;
   private final long usedMask;
+
   /** runMasks[n]: the lowest bit of each of cells 0..n-1 of a word. */
   private final long[] runMasks;
 
@@ -95,7 +96,8 @@ public final class StableBloomFilter implements DedupFilter {
     this.blocksPerPageBits = Integer.numberOfTrailingZeros(PageStore.PAGE_WORDS / blockWords);
     this.blocks = geometry.blocks();
     if (k > blockWords) {
-      throw new IllegalArgumentException("K = " + k + " needs blocks of at least K words; got " + blockWords);
+      throw new IllegalArgumentException(
+          "K = " + k + " needs blocks of at least K words; got " + blockWords);
     }
     this.usedBits = cpw * d;
     this.usedMask = usedBits == 64 ? -1L : (1L << usedBits) - 1;
@@ -147,7 +149,9 @@ public final class StableBloomFilter implements DedupFilter {
     this.log = log;
   }
 
-  /** An insert is an unseen element's insert: decay with the counter, set, count (as {@link #add}). */
+  /**
+   * An insert is an unseen element's insert: decay with the counter, set, count (as {@link #add}).
+   */
   @Override
   public void redo(int op, long h1, long h2) {
     if (op != InsertLog.INSERT) {
@@ -164,9 +168,9 @@ public final class StableBloomFilter implements DedupFilter {
    * calls, so answers, cells and the insert counter are those of the single calls. The first pass
    * loads every eighth word and the last word of each element's block, which covers every line of
    * the block however the page array is aligned ({@code BlockedBloomFilter.touch}); the loads are
-   * independent, so their misses overlap (memory-level parallelism; group prefetching as in Chen
-   * et al., ICDE 2004); see {@link BlockedBloomFilter#testAndAdd(long[], long[], int, boolean[])}
-   * for why. Allocation-free.
+   * independent, so their misses overlap (memory-level parallelism; group prefetching as in Chen et
+   * al., ICDE 2004); see {@link BlockedBloomFilter#testAndAdd(long[], long[], int, boolean[])} for
+   * why. Allocation-free.
    */
   @Override
   public void testAndAdd(long[] h1, long[] h2, int n, boolean[] seen) {
@@ -187,8 +191,8 @@ public final class StableBloomFilter implements DedupFilter {
   }
 
   /**
-   * Probe i is cell slot(g_i) of word (w0 + i * ws) mod W: the K cells lie in K distinct words
-   * (ws odd, W a power of two, K <= W), so they never share a word's decay.
+   * Probe i is cell slot(g_i) of word (w0 + i * ws) mod W: the K cells lie in K distinct words (ws
+   * odd, W a power of two, K <= W), so they never share a word's decay.
    */
   private boolean contains(long[] page, int base, long h1, long h2) {
     long step = BlockedBloomFilter.step(h1);
@@ -208,16 +212,17 @@ public final class StableBloomFilter implements DedupFilter {
 
   /**
    * Decay, then set. Decay: word w of the block loses one from each non-zero cell of a run of n_w
-   * cells at a uniformly random rotation o_w inside the word; n_w = floor(P/W) + [w is one of the
-   * P mod W words after a random start], so exactly P cells are decremented and every cell is hit
-   * with probability P/mb, independently across words: the per-cell model of
-   * {@link StableMath#cellChain} holds for cells of distinct words, which is where an element's K
-   * cells are. The randomness is SplitMix64 of the element's hash and the insert counter, so
-   * re-inserts of one element decay fresh cells (see the class comment); the counter is the SplitMix64
-   * state, i.e. the counter times the golden gamma, finalized.
+   * cells at a uniformly random rotation o_w inside the word; n_w = floor(P/W) + [w is one of the P
+   * mod W words after a random start], so exactly P cells are decremented and every cell is hit
+   * with probability P/mb, independently across words: the per-cell model of {@link
+   * StableMath#cellChain} holds for cells of distinct words, which is where an element's K cells
+   * are. The randomness is SplitMix64 of the element's hash and the insert counter, so re-inserts
+   * of one element decay fresh cells (see the class comment); the counter is the SplitMix64 state,
+   * i.e. the counter times the golden gamma, finalized.
    */
   private void insert(long[] page, int base, long h1, long h2) {
-    long seed = h2 ^ Long.rotateLeft(h1, 21) ^ SplitMix64.mix((header.inserts + 1) * SplitMix64.GAMMA);
+    long seed =
+        h2 ^ Long.rotateLeft(h1, 21) ^ SplitMix64.mix((header.inserts + 1) * SplitMix64.GAMMA);
     int wordMask = blockWords - 1;
     int q = p >>> wordBits;
     int rem = p & wordMask;
@@ -261,9 +266,9 @@ public final class StableBloomFilter implements DedupFilter {
   }
 
   /**
-   * Cell of the word for probe value g: a one-multiply finalizer, then multiply-shift onto
-   * [0, cells per word). Without the finalizer the K slots form an arithmetic progression, a
-   * small family of patterns inside a 168-cell block: inserts then hit several cells of the same
+   * Cell of the word for probe value g: a one-multiply finalizer, then multiply-shift onto [0,
+   * cells per word). Without the finalizer the K slots form an arithmetic progression, a small
+   * family of patterns inside a 168-cell block: inserts then hit several cells of the same
    * non-member together and the measured FPR was 4% above the independent-cell model.
    */
   private int slot(long g) {
@@ -271,7 +276,10 @@ public final class StableBloomFilter implements DedupFilter {
     return (int) (((y >>> 32) * cpw) >>> 32);
   }
 
-  /** Rotates a low-bits mask by {@code off} cells inside the used bits of a word (63 bits for d = 3). */
+  /**
+   * Rotates a low-bits mask by {@code off} cells inside the used bits of a word (63 bits for d =
+   * 3).
+   */
   private long rotate(long mask, int off) {
     int s = off * d;
     if (usedBits == 64) {
@@ -323,7 +331,10 @@ public final class StableBloomFilter implements DedupFilter {
     return geometry;
   }
 
-  /** Model estimate from the insert counter (per-cell chain); it converges to 1 - stable zero fraction. */
+  /**
+   * Model estimate from the insert counter (per-cell chain); it converges to 1 - stable zero
+   * fraction.
+   */
   @Override
   public double fillRatio() {
     refresh();

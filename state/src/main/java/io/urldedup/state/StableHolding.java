@@ -3,11 +3,11 @@ package io.urldedup.state;
 import java.util.Arrays;
 
 /**
- * How many distinct URLs a stable filter is expected to still hold (answer "seen") after n
- * inserts from empty: H(n) = sum over the n inserted URLs of 1 - FN(age), ages 0..n-1 in
- * inserts since ({@link StableMath#falseNegative}; a repeat is a read, so the inserts are
- * the distinct URLs the filter took in). H grows like n while nothing is forgotten and levels
- * off at the filter's retention.
+ * How many distinct URLs a stable filter is expected to still hold (answer "seen") after n inserts
+ * from empty: H(n) = sum over the n inserted URLs of 1 - FN(age), ages 0..n-1 in inserts since
+ * ({@link StableMath#falseNegative}; a repeat is a read, so the inserts are the distinct URLs the
+ * filter took in). H grows like n while nothing is forgotten and levels off at the filter's
+ * retention.
  *
  * <p>FN costs up to milliseconds, so H is tabulated once per geometry on a grid (exact up to 64,
  * then 2% apart) by the trapezoidal rule and interpolated linearly; 1 - FN is smooth and
@@ -33,7 +33,10 @@ public final class StableHolding {
       return 0;
     }
     if (at.length == 0 || at[at.length - 1] < inserts) {
-      extend(Math.max(inserts, at.length == 0 ? 0 : 2 * at[at.length - 1])); // doubling: rebuilt O(log n) times
+      extend(
+          Math.max(
+              inserts,
+              at.length == 0 ? 0 : 2 * at[at.length - 1])); // doubling: rebuilt O(log n) times
     }
     int i = Arrays.binarySearch(at, inserts);
     if (i >= 0) {

@@ -1,10 +1,10 @@
 package io.urldedup.state;
 
 /**
- * Sizing and error functions of the stable Bloom filter (Deng & Rafiei 2006): the stable point,
- * the choice of K, P and block size, and the per-cell Markov chain that gives the false-negative
- * (forgetting) probability after a gap of inserts. No state, no I/O; unit-tested against the
- * closed forms and against simulation.
+ * Sizing and error functions of the stable Bloom filter (Deng & Rafiei 2006): the stable point, the
+ * choice of K, P and block size, and the per-cell Markov chain that gives the false-negative
+ * (forgetting) probability after a gap of inserts. No state, no I/O; unit-tested against the closed
+ * forms and against simulation.
  *
  * <p>Notation: d bits per cell, Max = 2^d - 1, K cells set per insert, P cells decremented per
  * insert, mb cells per block, eps target stable false-positive rate.
@@ -22,9 +22,9 @@ public final class StableMath {
   }
 
   /**
-   * Stable-point zero fraction (Deng & Rafiei 2006, Thm. 2, per block):
-   * z = (1 / (1 + 1/(P (1/K - 1/mb))))^Max. It is the stationary P(cell = 0) of the per-cell chain
-   * (set w.p. K/mb, else decremented w.p. P/mb): a cell is 0 iff its last Max events were decrements.
+   * Stable-point zero fraction (Deng & Rafiei 2006, Thm. 2, per block): z = (1 / (1 + 1/(P (1/K -
+   * 1/mb))))^Max. It is the stationary P(cell = 0) of the per-cell chain (set w.p. K/mb, else
+   * decremented w.p. P/mb): a cell is 0 iff its last Max events were decrements.
    */
   public static double zeroFraction(int p, int k, long mb, int max) {
     return Math.pow(1.0 / (1.0 + 1.0 / (p * (1.0 / k - 1.0 / mb))), max);
@@ -36,9 +36,9 @@ public final class StableMath {
   }
 
   /**
-   * P for a target stable FPR, ROUNDED UP: P = 1 / ((1/z^{1/Max} - 1)(1/K - 1/mb)) with
-   * z^{1/Max} = (1 - eps^{1/K})^{1/Max}. More decrements means more zeros and a lower FPR, so
-   * the ceiling meets the target while flooring overshoots it. Returns Integer.MAX_VALUE if K >= mb.
+   * P for a target stable FPR, ROUNDED UP: P = 1 / ((1/z^{1/Max} - 1)(1/K - 1/mb)) with z^{1/Max} =
+   * (1 - eps^{1/K})^{1/Max}. More decrements means more zeros and a lower FPR, so the ceiling meets
+   * the target while flooring overshoots it. Returns Integer.MAX_VALUE if K >= mb.
    */
   public static int decrementsFor(double eps, int k, long mb, int max) {
     if (k >= mb) {
@@ -80,16 +80,18 @@ public final class StableMath {
     }
   }
 
-  /** Block sizes tried, in words: one 64-byte line up to a whole 4 KiB page; always a power of two. */
+  /**
+   * Block sizes tried, in words: one 64-byte line up to a whole 4 KiB page; always a power of two.
+   */
   static final int[] BLOCK_WORDS = {8, 16, 32, 64, 128, 256, 512};
 
   /**
    * Chooses K and the block size for d-bit cells in {@code memoryBytes}. For each K the block is
-   * the smallest power-of-two number of words W (8 = one cache line, up to a 4 KiB page) with
-   * K <= W (the K cells go to distinct words) and P <= mb (the P decrements of one insert stay
-   * inside the block); the smallest keeps an insert to one or two cache lines. Among those the K
-   * with the longest median retention (inserts, i.e. new elements, until the FN probability of an
-   * element reaches 1/2) wins.
+   * the smallest power-of-two number of words W (8 = one cache line, up to a 4 KiB page) with K <=
+   * W (the K cells go to distinct words) and P <= mb (the P decrements of one insert stay inside
+   * the block); the smallest keeps an insert to one or two cache lines. Among those the K with the
+   * longest median retention (inserts, i.e. new elements, until the FN probability of an element
+   * reaches 1/2) wins.
    */
   public static Geometry geometry(double eps, long memoryBytes, int cellBits) {
     int max = (1 << cellBits) - 1;
@@ -112,8 +114,12 @@ public final class StableMath {
       }
     }
     if (best == null) {
-      throw new IllegalArgumentException("no stable filter with --cell-bits " + cellBits + " reaches --fpr " + eps
-          + " within one 4 KiB block; use more --cell-bits or a larger --fpr");
+      throw new IllegalArgumentException(
+          "no stable filter with --cell-bits "
+              + cellBits
+              + " reaches --fpr "
+              + eps
+              + " within one 4 KiB block; use more --cell-bits or a larger --fpr");
     }
     return best;
   }
@@ -194,7 +200,9 @@ public final class StableMath {
     return -Math.expm1(k * Math.log1p(-Math.min(p0, 1 - 1e-300)));
   }
 
-  /** Block arrivals until the FN probability reaches 1/2 (linear interpolation between integers). */
+  /**
+   * Block arrivals until the FN probability reaches 1/2 (linear interpolation between integers).
+   */
   static double medianRetentionBlockArrivals(int k, int p, long mb, int max) {
     long hi = 1;
     while (fnAfterBlockArrivals(k, p, mb, max, hi) < 0.5) {
@@ -221,13 +229,13 @@ public final class StableMath {
   }
 
   /**
-   * False-negative probability of a stable filter for an element last inserted {@code gap}
-   * inserts ago (inserts into the whole filter: other elements answered unseen; a repeat is a
-   * read, see {@link StableBloomFilter}). Inserts into the element's block ~ Binomial(gap, 1/blocks); given j of them each of its K cells follows the
-   * per-cell chain from Max, and the element is forgotten iff some cell reached 0:
-   * FN(g) = sum_j Binom(j; g, 1/blocks) (1 - (1 - (T^j)[Max][0])^K). T^j by squaring for the
-   * lowest j, then one vector step per j, so g = 1e9 costs a few thousand 16-state steps.
-   * Cells are treated as independent given j (the model's approximation).
+   * False-negative probability of a stable filter for an element last inserted {@code gap} inserts
+   * ago (inserts into the whole filter: other elements answered unseen; a repeat is a read, see
+   * {@link StableBloomFilter}). Inserts into the element's block ~ Binomial(gap, 1/blocks); given j
+   * of them each of its K cells follows the per-cell chain from Max, and the element is forgotten
+   * iff some cell reached 0: FN(g) = sum_j Binom(j; g, 1/blocks) (1 - (1 - (T^j)[Max][0])^K). T^j
+   * by squaring for the lowest j, then one vector step per j, so g = 1e9 costs a few thousand
+   * 16-state steps. Cells are treated as independent given j (the model's approximation).
    */
   public static double falseNegative(Geometry g, long gap) {
     return expectOverBlockArrivals(g, gap, FN);
@@ -235,17 +243,19 @@ public final class StableMath {
 
   /**
    * Probability that some cell of an element inserted {@code gap} inserts ago has been 0 at least
-   * once since: {@link #falseNegative} with 0 made absorbing in the per-cell chain (a cell
-   * at 0 that another element's insert sets again still counts). An element arriving often is
-   * re-emitted at its first arrival after that event, one arriving once is re-emitted with
-   * probability FN(gap) <= this; the two bracket the forgetting time that {@link ForgettingModel}
-   * replays.
+   * once since: {@link #falseNegative} with 0 made absorbing in the per-cell chain (a cell at 0
+   * that another element's insert sets again still counts). An element arriving often is re-emitted
+   * at its first arrival after that event, one arriving once is re-emitted with probability FN(gap)
+   * <= this; the two bracket the forgetting time that {@link ForgettingModel} replays.
    */
   public static double forgottenBy(Geometry g, long gap) {
     return expectOverBlockArrivals(g, gap, FORGOTTEN);
   }
 
-  /** Expected FPR of a stable filter after {@code inserts} inserts from empty (rises to {@link Geometry#stableFpr()}). */
+  /**
+   * Expected FPR of a stable filter after {@code inserts} inserts from empty (rises to {@link
+   * Geometry#stableFpr()}).
+   */
   public static double fprAfter(Geometry g, long inserts) {
     return expectOverBlockArrivals(g, inserts, FPR);
   }
@@ -296,11 +306,12 @@ public final class StableMath {
     for (long j = lo; j <= hi; j++) {
       double w = blocks == 1 ? 1 : Math.exp(FilterMath.logBinomialPmf(n, j, 1.0 / blocks));
       double p0 = Math.min(v[0], 1 - 1e-300);
-      double value = switch (what) {
-        case FN, FORGOTTEN -> -Math.expm1(k * Math.log1p(-p0));
-        case FPR -> Math.exp(k * Math.log1p(-p0));
-        default -> 1 - p0;
-      };
+      double value =
+          switch (what) {
+            case FN, FORGOTTEN -> -Math.expm1(k * Math.log1p(-p0));
+            case FPR -> Math.exp(k * Math.log1p(-p0));
+            default -> 1 - p0;
+          };
       sum += w * value;
       weight += w;
       if (j < hi) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,12 +13,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The aged filter against its guarantee (hard assertions) and its model ({@link AgedMath}), with
  * fixed seeds, for each row layout: layout 2 with rows of 4 cache lines (the default sizing's) and
- * of 2 lines, and layout 1 (a word per slice; state written before layout 2 still runs on it). Tolerances: a measured share p over n independent trials has binomial sd
- * sqrt(p (1 - p) / n); the filter's rows add the spread of the run probability over row loads,
- * which the model reports ({@link AgedModel#runMoments}): a filter state averages it over its rows,
- * and states R generations apart share no slice, so the measurements carry about rows x
- * generations / R independent row samples. Bounds are 4 of those combined sds plus the model's
- * own Monte Carlo error (3 of its standard errors).
+ * of 2 lines, and layout 1 (a word per slice; state written before layout 2 still runs on it).
+ * Tolerances: a measured share p over n independent trials has binomial sd sqrt(p (1 - p) / n); the
+ * filter's rows add the spread of the run probability over row loads, which the model reports
+ * ({@link AgedModel#runMoments}): a filter state averages it over its rows, and states R
+ * generations apart share no slice, so the measurements carry about rows x generations / R
+ * independent row samples. Bounds are 4 of those combined sds plus the model's own Monte Carlo
+ * error (3 of its standard errors).
  */
 class AgedBloomFilterTest {
 
@@ -27,7 +29,9 @@ class AgedBloomFilterTest {
     return AgedBloomFilter.open(g, new AgedClock(), timed, store);
   }
 
-  /** Default sizing at 1%: the geometry the job uses when only --fpr and --window-urls are given. */
+  /**
+   * Default sizing at 1%: the geometry the job uses when only --fpr and --window-urls are given.
+   */
   static AgedMath.Geometry geometry(long g) {
     return AgedMath.geometry(EPS, 0, AgedMath.DEFAULT_SLACK, g);
   }
@@ -39,7 +43,13 @@ class AgedBloomFilterTest {
 
   /** The model's moments for the geometry, on the samples its sizing and reports use. */
   static double[] model(AgedMath.Geometry g, int heldFrom) {
-    return AgedModel.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), heldFrom, AgedMath.SAMPLES,
+    return AgedModel.runMoments(
+        g.k(),
+        g.l(),
+        g.lambda(),
+        g.segmentBits(),
+        heldFrom,
+        AgedMath.SAMPLES,
         AgedModel.seed(g.k(), g.l()));
   }
 
@@ -56,7 +66,7 @@ class AgedBloomFilterTest {
     long window = g.guaranteedInserts();
     int ids = 400_000;
     long[] emittedAt = new long[ids];
-    java.util.Arrays.fill(emittedAt, -1);
+    Arrays.fill(emittedAt, -1);
     SplittableRandom rnd = new SplittableRandom(13);
     int next = 0;
     long inside = 0;
@@ -94,11 +104,12 @@ class AgedBloomFilterTest {
   /**
    * A stream of distinct URLs; at the end of every generation (just before the next shift, the
    * model's point):
+   *
    * <ul>
    *   <li>hard: every URL of the last l generations is seen;
-   *   <li>URLs inserted s = l+1 .. R-1 generations ago are still seen with the model's
-   *       probability seenAfter(s), and at the forgotten-by point (1 + slack) x the window at
-   *       least 99% are forgotten;
+   *   <li>URLs inserted s = l+1 .. R-1 generations ago are still seen with the model's probability
+   *       seenAfter(s), and at the forgotten-by point (1 + slack) x the window at least 99% are
+   *       forgotten;
    *   <li>the FPR of fresh URLs matches the model.
    * </ul>
    */
@@ -121,17 +132,28 @@ class AgedBloomFilterTest {
     for (int gi = 0; gi < generations; gi++) {
       for (long j = 0; j < gen; j++) {
         long id = gi * gen + j;
-        f.add(Keys.h1(4, id), Keys.h2(4, id)); // add: exactly g inserts per generation, as the model has
+        f.add(
+            Keys.h1(4, id),
+            Keys.h2(4, id)); // add: exactly g inserts per generation, as the model has
       }
       assertEquals(gi, f.clock().generation(), "one shift per full generation");
       // URLs inserted s generations ago (generation gi - s)
       for (int s = 0; s <= Math.min(gi, r); s++) {
         long from = (gi - s) * gen;
-        long step = s <= l ? 7 : 1; // every URL where it is a statistic, a sample where it is a hard check
+        long step =
+            s <= l ? 7 : 1; // every URL where it is a statistic, a sample where it is a hard check
         for (long id = from; id < from + gen; id += step) {
           boolean in = f.mightContain(Keys.h1(4, id), Keys.h2(4, id));
           if (s <= l) {
-            assertTrue(in, "URL of generation " + (gi - s) + " forgotten after " + s + " shifts (window " + l + ")");
+            assertTrue(
+                in,
+                "URL of generation "
+                    + (gi - s)
+                    + " forgotten after "
+                    + s
+                    + " shifts (window "
+                    + l
+                    + ")");
           } else if (gi >= r) {
             tried[s]++;
             if (in) {
@@ -163,13 +185,18 @@ class AgedBloomFilterTest {
     int by = g.forgottenByShifts();
     double forgotten = 1 - (double) seen[by] / tried[by];
     double[] atBy = model(g, by);
-    assertTrue(forgotten >= AgedMath.FORGOTTEN_SHARE - tolerance(atBy[0], atBy[1], tried[by], independentRows),
+    assertTrue(
+        forgotten
+            >= AgedMath.FORGOTTEN_SHARE - tolerance(atBy[0], atBy[1], tried[by], independentRows),
         "forgotten after " + by + " shifts (window x " + (1 + g.slack()) + "): " + forgotten);
 
     double[] fprModel = model(g, 0);
     double fpr = (double) fp / probes;
     assertEquals(g.fpr(), fprModel[0], 1e-12, "the model's FPR is the geometry's");
-    assertEquals(fprModel[0], fpr, tolerance(fprModel[0], fprModel[1], probes, independentRows),
+    assertEquals(
+        fprModel[0],
+        fpr,
+        tolerance(fprModel[0], fprModel[1], probes, independentRows),
         "FPR of fresh URLs");
     assertTrue(fprModel[0] <= EPS, "designed at or below --fpr");
   }
@@ -187,9 +214,9 @@ class AgedBloomFilterTest {
 
   /**
    * Hard, time window below the planned rate: generations advance by time step (with gaps: idle
-   * time skips steps), each step holds a random number of inserts up to the plan and repeats. A
-   * URL emitted in step e is seen through step e + l; after step e + R it is gone (seen only as a
-   * false positive).
+   * time skips steps), each step holds a random number of inserts up to the plan and repeats. A URL
+   * emitted in step e is seen through step e + l; after step e + R it is gone (seen only as a false
+   * positive).
    */
   @ParameterizedTest
   @ValueSource(ints = {4, 2, 0})
@@ -199,7 +226,7 @@ class AgedBloomFilterTest {
     int l = g.l();
     int ids = 200_000;
     long[] emittedIn = new long[ids];
-    java.util.Arrays.fill(emittedIn, Long.MIN_VALUE);
+    Arrays.fill(emittedIn, Long.MIN_VALUE);
     SplittableRandom rnd = new SplittableRandom(17);
     int next = 0;
     long epoch = 1000;
@@ -249,9 +276,9 @@ class AgedBloomFilterTest {
   }
 
   /**
-   * Rate 3x the plan: each time step brings 3 g new URLs; the filter advances early at every g,
-   * so every generation is full and the FPR at every generation's end stays at the model's
-   * (designed at or below --fpr). Two early advances per step are counted.
+   * Rate 3x the plan: each time step brings 3 g new URLs; the filter advances early at every g, so
+   * every generation is full and the FPR at every generation's end stays at the model's (designed
+   * at or below --fpr). Two early advances per step are counted.
    */
   @ParameterizedTest
   @ValueSource(ints = {4, 2, 0})
@@ -271,7 +298,9 @@ class AgedBloomFilterTest {
     for (int e = 0; e < steps; e++) {
       for (int third = 0; third < 3; third++) {
         for (long j = 0; j < gen; j++, id++) {
-          f.add(Keys.h1(7, id), Keys.h2(7, id)); // exactly g per generation: probes land at generation ends
+          f.add(
+              Keys.h1(7, id),
+              Keys.h2(7, id)); // exactly g per generation: probes land at generation ends
         }
         if (f.clock().generation() >= r) {
           measured++;
@@ -289,11 +318,16 @@ class AgedBloomFilterTest {
     double[] model = model(g, 0);
     double fpr = (double) fp / probes;
     double tol = tolerance(model[0], model[1], probes, (double) g.rows() * measured / r);
-    assertTrue(fpr <= model[0] + tol, "FPR at 3x the rate: " + fpr + " vs model " + model[0] + " +- " + tol);
+    assertTrue(
+        fpr <= model[0] + tol,
+        "FPR at 3x the rate: " + fpr + " vs model " + model[0] + " +- " + tol);
     assertTrue(model[0] <= EPS);
   }
 
-  /** Advancing is O(1) and lazy: no page is touched; R shifts later nothing inserted is seen any more. */
+  /**
+   * Advancing is O(1) and lazy: no page is touched; R shifts later nothing inserted is seen any
+   * more.
+   */
   @ParameterizedTest
   @ValueSource(ints = {4, 2, 0})
   void shiftingClearsLazilyWithoutTouchingPages(int rowLines) {
@@ -314,7 +348,10 @@ class AgedBloomFilterTest {
     assertTrue(f.mightContain(Keys.h1(9, 0), Keys.h2(9, 0)));
   }
 
-  /** Column masks of the lazily cleared slices: the shifts to stamp+1 .. g recycle base(stamp+1) .. base(g). */
+  /**
+   * Column masks of the lazily cleared slices: the shifts to stamp+1 .. g recycle base(stamp+1) ..
+   * base(g).
+   */
   @Test
   void staleColumnsAreTheRecycledOnes() {
     AgedMath.Geometry g = new AgedMath.Geometry(3, 4, 10, 10);

@@ -37,7 +37,8 @@ class AgedLineRowFilterTest {
         boolean is = (page[b >>> 6] >>> b & 1) != 0;
         int rowBit = b - 8 * 64;
         boolean cleared = rowBit >= from && rowBit < to;
-        assertEquals(cleared ? false : was, is, "bit " + rowBit + " clearing [" + from + ", " + to + ")");
+        assertEquals(
+            cleared ? false : was, is, "bit " + rowBit + " clearing [" + from + ", " + to + ")");
       }
     }
   }
@@ -54,7 +55,8 @@ class AgedLineRowFilterTest {
     int r = k + l;
     AgedMath.Geometry g = AgedMath.Geometry.lineRows(lines, k, l, 97, 60);
     HeapPageStore store = new HeapPageStore();
-    AgedLineRowFilter f = (AgedLineRowFilter) AgedBloomFilter.open(g, new AgedClock(), false, store);
+    AgedLineRowFilter f =
+        (AgedLineRowFilter) AgedBloomFilter.open(g, new AgedClock(), false, store);
     int bits = g.segmentBits();
     long[][] eager = new long[(int) g.rows()][r]; // per row, per ring column: the segment's bits
     SplittableRandom rnd = new SplittableRandom(17 * lines + k);
@@ -67,7 +69,9 @@ class AgedLineRowFilterTest {
         long marks = store.dirtyMarks();
         f.shift(shifts);
         assertEquals(marks, store.dirtyMarks(), "shifting writes nothing");
-        for (long s = 0, gen = f.clock().generation() - Math.min(shifts, r) + 1; s < Math.min(shifts, r); s++, gen++) {
+        for (long s = 0, gen = f.clock().generation() - Math.min(shifts, r) + 1;
+            s < Math.min(shifts, r);
+            s++, gen++) {
           int col = f.base(gen);
           for (long[] row : eager) {
             row[col] = 0;
@@ -85,7 +89,9 @@ class AgedLineRowFilterTest {
       assertEquals(expected, seen, "step " + step + ", URL " + id);
       answers++;
       long gen = f.clock().generation();
-      for (long t = before + 1; t <= gen; t++) { // a full generation turned the ring before the insert
+      for (long t = before + 1;
+          t <= gen;
+          t++) { // a full generation turned the ring before the insert
         int col = f.base(t);
         for (long[] eagerRow : eager) {
           eagerRow[col] = 0;
@@ -97,7 +103,9 @@ class AgedLineRowFilterTest {
           int col = (f.base(gen) + i) % r;
           int b = f.bitIndex(h2, st, col);
           int segStart = AgedMath.STAMP_BITS + col * bits;
-          assertTrue(b >= segStart && b < segStart + bits, "bit " + b + " outside column " + col + "'s segment");
+          assertTrue(
+              b >= segStart && b < segStart + bits,
+              "bit " + b + " outside column " + col + "'s segment");
           eager[row][col] |= 1L << (b - segStart);
         }
       }
@@ -106,7 +114,8 @@ class AgedLineRowFilterTest {
   }
 
   /** The reference: the same anchors and runs over eagerly cleared segments. */
-  private static boolean eagerContains(AgedLineRowFilter f, long[] row, long h1, long h2, int bits) {
+  private static boolean eagerContains(
+      AgedLineRowFilter f, long[] row, long h1, long h2, int bits) {
     AgedMath.Geometry g = f.geometry();
     int k = g.k();
     int l = g.l();
@@ -136,7 +145,8 @@ class AgedLineRowFilterTest {
   record Lines(double insert, double falseQuery, double repeat) {
     @Override
     public String toString() {
-      return String.format(Locale.ROOT, "insert %.2f, false query %.2f, repeat %.2f", insert, falseQuery, repeat);
+      return String.format(
+          Locale.ROOT, "insert %.2f, false query %.2f, repeat %.2f", insert, falseQuery, repeat);
     }
   }
 
@@ -147,7 +157,8 @@ class AgedLineRowFilterTest {
    * words past a line boundary (0: aligned; the heap puts a long[]'s data at 16 bytes past an
    * 8-byte aligned header, so any of 0..7). The scan's answers are checked against the filter's.
    */
-  static Lines lines(AgedBloomFilter f, HeapPageStore store, int phase, long probes, long stream, long firstId) {
+  static Lines lines(
+      AgedBloomFilter f, HeapPageStore store, int phase, long probes, long stream, long firstId) {
     AgedMath.Geometry g = f.geometry();
     boolean layout2 = g.layout() == 2;
     int k = g.k();
@@ -166,11 +177,17 @@ class AgedLineRowFilterTest {
       long row = UrlHasher.reduce(h1, g.rows());
       long pageId = row / g.rowsPerPage();
       long[] page = store.page(pageId);
-      int off = layout2 ? (int) (row - pageId * g.rowsPerPage()) * g.rowWords()
-          : 1 + (int) (row - pageId * g.rowsPerPage()) * r;
+      int off =
+          layout2
+              ? (int) (row - pageId * g.rowsPerPage()) * g.rowWords()
+              : 1 + (int) (row - pageId * g.rowsPerPage()) * r;
       long stamp = layout2 ? page[off] & AgedLineRowFilter.STAMP_MASK : page[0];
-      long stale = layout2 ? f.staleAfter(((gen & AgedLineRowFilter.STAMP_MASK) - stamp) & AgedLineRowFilter.STAMP_MASK,
-          gen) : f.staleColumns(stamp, gen);
+      long stale =
+          layout2
+              ? f.staleAfter(
+                  ((gen & AgedLineRowFilter.STAMP_MASK) - stamp) & AgedLineRowFilter.STAMP_MASK,
+                  gen)
+              : f.staleColumns(stamp, gen);
       long st = BlockedBloomFilter.step(h1);
       touched.clear();
       touched.set(((layout2 ? off : 0) + phase) >>> 3); // the stamp
@@ -181,10 +198,14 @@ class AgedLineRowFilterTest {
           continue;
         }
         int run = 1;
-        for (int p = anchor + 1; p < r && run < k && read(f, page, off, stale, base, p, h2, st, touched, phase); p++) {
+        for (int p = anchor + 1;
+            p < r && run < k && read(f, page, off, stale, base, p, h2, st, touched, phase);
+            p++) {
           run++;
         }
-        for (int p = anchor - 1; p >= 0 && run < k && read(f, page, off, stale, base, p, h2, st, touched, phase); p--) {
+        for (int p = anchor - 1;
+            p >= 0 && run < k && read(f, page, off, stale, base, p, h2, st, touched, phase);
+            p--) {
           run++;
         }
         found = run >= k;
@@ -198,12 +219,15 @@ class AgedLineRowFilterTest {
         falseLines += touched.cardinality();
       }
     }
-    return new Lines(insertOnly(f, store, phase, probes, stream, firstId),
-        falseQueries == 0 ? 0 : (double) falseLines / falseQueries, repeats == 0 ? 0 : (double) repeatLines / repeats);
+    return new Lines(
+        insertOnly(f, store, phase, probes, stream, firstId),
+        falseQueries == 0 ? 0 : (double) falseLines / falseQueries,
+        repeats == 0 ? 0 : (double) repeatLines / repeats);
   }
 
   /** Lines an insert alone touches (stamp, stale clearing, the k bits), over new URLs. */
-  static double insertOnly(AgedBloomFilter f, HeapPageStore store, int phase, long probes, long stream, long firstId) {
+  static double insertOnly(
+      AgedBloomFilter f, HeapPageStore store, int phase, long probes, long stream, long firstId) {
     AgedMath.Geometry g = f.geometry();
     boolean layout2 = g.layout() == 2;
     int k = g.k();
@@ -218,15 +242,20 @@ class AgedLineRowFilterTest {
       long row = UrlHasher.reduce(h1, g.rows());
       long pageId = row / g.rowsPerPage();
       long[] page = store.page(pageId);
-      int off = layout2 ? (int) (row - pageId * g.rowsPerPage()) * g.rowWords()
-          : 1 + (int) (row - pageId * g.rowsPerPage()) * r;
+      int off =
+          layout2
+              ? (int) (row - pageId * g.rowsPerPage()) * g.rowWords()
+              : 1 + (int) (row - pageId * g.rowsPerPage()) * r;
       long st = BlockedBloomFilter.step(h1);
       touched.clear();
       touched.set(((layout2 ? off : 0) + phase) >>> 3);
-      // layout 1 clears stale columns strided over the whole page: not counted (rare, once per page and generation)
+      // layout 1 clears stale columns strided over the whole page: not counted (rare, once per page
+      // and generation)
       if (layout2) {
         long stamp = page[off] & AgedLineRowFilter.STAMP_MASK;
-        long stale = f.staleAfter(((gen & AgedLineRowFilter.STAMP_MASK) - stamp) & AgedLineRowFilter.STAMP_MASK, gen);
+        long stale =
+            f.staleAfter(
+                ((gen & AgedLineRowFilter.STAMP_MASK) - stamp) & AgedLineRowFilter.STAMP_MASK, gen);
         for (long m = stale; m != 0; m &= m - 1) {
           int col = Long.numberOfTrailingZeros(m);
           int from = AgedMath.STAMP_BITS + col * g.segmentBits();
@@ -247,19 +276,34 @@ class AgedLineRowFilterTest {
     return f instanceof AgedLineRowFilter lr ? off + (lr.bitIndex(h2, step, col) >>> 6) : off + col;
   }
 
-  private static boolean read(AgedBloomFilter f, long[] page, int off, long stale, int base, int position, long h2,
-      long step, BitSet touched, int phase) {
+  private static boolean read(
+      AgedBloomFilter f,
+      long[] page,
+      int off,
+      long stale,
+      int base,
+      int position,
+      long h2,
+      long step,
+      BitSet touched,
+      int phase) {
     int col = (base + position) % f.geometry().slices();
     if ((stale >>> col & 1) != 0) {
       return false; // known from the stamp: no read
     }
     int w = word(f, off, h2, step, col);
     touched.set((w + phase) >>> 3);
-    int bit = f instanceof AgedLineRowFilter lr ? lr.bitIndex(h2, step, col) & 63 : AgedWordRowFilter.bit(h2, step, col);
+    int bit =
+        f instanceof AgedLineRowFilter lr
+            ? lr.bitIndex(h2, step, col) & 63
+            : AgedWordRowFilter.bit(h2, step, col);
     return (page[w] >>> bit & 1) != 0;
   }
 
-  /** A filter at its design point: k + l full generations, then the measurement at a generation's end. */
+  /**
+   * A filter at its design point: k + l full generations, then the measurement at a generation's
+   * end.
+   */
   static AgedBloomFilter steady(AgedMath.Geometry g, HeapPageStore store) {
     AgedBloomFilter f = AgedBloomFilter.open(g, new AgedClock(), false, store);
     for (long i = 0; i < (long) (g.slices() + 1) * g.generationSize() - 1; i++) {
@@ -269,13 +313,13 @@ class AgedLineRowFilterTest {
   }
 
   /**
-   * Cache lines per operation at the default sizing (1%, 10% slack), aligned and averaged over
-   * the 8 heap phases, for layout 2 (4-line rows, the rule's choice; 2-line rows) and layout 1.
-   * Measured at the end of each of k + l consecutive generations (the ring's newest column, and
-   * so the lines an insert writes, moves every generation): false queries on new URLs, inserts
-   * of new URLs, repeats of the last generation's URLs. The paper's blocked filter touches 2-3
-   * lines per insert and 2-4 per query; 4-line rows do on aligned pages (a query never leaves
-   * its row). Printed for docs/benchmarks.md.
+   * Cache lines per operation at the default sizing (1%, 10% slack), aligned and averaged over the
+   * 8 heap phases, for layout 2 (4-line rows, the rule's choice; 2-line rows) and layout 1.
+   * Measured at the end of each of k + l consecutive generations (the ring's newest column, and so
+   * the lines an insert writes, moves every generation): false queries on new URLs, inserts of new
+   * URLs, repeats of the last generation's URLs. The paper's blocked filter touches 2-3 lines per
+   * insert and 2-4 per query; 4-line rows do on aligned pages (a query never leaves its row).
+   * Printed for docs/benchmarks.md.
    */
   @Test
   void cacheLinesPerOperation() {
@@ -311,12 +355,21 @@ class AgedLineRowFilterTest {
       }
       aligned[i] = new Lines(sumAligned[0], sumAligned[1], sumAligned[2]);
       heap[i] = new Lines(sumHeap[0], sumHeap[1], sumHeap[2]);
-      report.append(String.format(Locale.ROOT, "%s (k=%d l=%d B=%d, %.1f bits/window URL): aligned %s | heap %s%n",
-          rowLines[i] == 0 ? "layout 1" : "layout 2, " + rowLines[i] + " lines", g.k(), g.l(), g.segmentBits(),
-          g.bitsPerWindowUrl(), aligned[i], heap[i]));
+      report.append(
+          String.format(
+              Locale.ROOT,
+              "%s (k=%d l=%d B=%d, %.1f bits/window URL): aligned %s | heap %s%n",
+              rowLines[i] == 0 ? "layout 1" : "layout 2, " + rowLines[i] + " lines",
+              g.k(),
+              g.l(),
+              g.segmentBits(),
+              g.bitsPerWindowUrl(),
+              aligned[i],
+              heap[i]));
     }
     System.out.print(report);
-    // 4-line rows, aligned: a query stays in its row; an insert is its stamp line and k consecutive segments
+    // 4-line rows, aligned: a query stays in its row; an insert is its stamp line and k consecutive
+    // segments
     assertTrue(aligned[0].insert() <= 3 && aligned[0].falseQuery() <= 4 + 1e-9, report.toString());
     // on the heap a row can span one more line
     assertTrue(heap[0].insert() <= 3.5 && heap[0].falseQuery() <= 5, report.toString());

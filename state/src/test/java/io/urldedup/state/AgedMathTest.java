@@ -6,15 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class AgedMathTest {
 
   /**
-   * The paper's recursion (Shtul et al. 2020, Sec. 4): F(a, i) = 1 if a = k; 0 if i > l + a;
-   * else r_i F(a+1, i+1) + (1 - r_i) F(0, i+1), r_i = (i+1)/(2k) for i < k, 1/2 after.
+   * The paper's recursion (Shtul et al. 2020, Sec. 4): F(a, i) = 1 if a = k; 0 if i > l + a; else
+   * r_i F(a+1, i+1) + (1 - r_i) F(0, i+1), r_i = (i+1)/(2k) for i < k, 1/2 after.
    */
   static double paperFpr(int k, int l) {
     Map<Long, Double> memo = new HashMap<>();
@@ -47,7 +47,10 @@ class AgedMathTest {
     for (int i = 0; i < p.length; i++) {
       p[i] = i < k ? (i + 1) / (2.0 * k) : 0.5;
     }
-    assertEquals(paperFpr(k, l), AgedModel.runProbability(p, k, new double[k]), 1e-12 * paperFpr(k, l) + 1e-300);
+    assertEquals(
+        paperFpr(k, l),
+        AgedModel.runProbability(p, k, new double[k]),
+        1e-12 * paperFpr(k, l) + 1e-300);
   }
 
   /** A known value: the paper's Table (k = 10, l = 7) is about 0.1%; decred's CalcFPRate(10, 7). */
@@ -58,10 +61,10 @@ class AgedMathTest {
   }
 
   /**
-   * Blocked fills are correlated through the row loads, so the blocked FPR is above the
-   * mean-field one at the same mean fills (Jensen over the convex run probability); the MC error
-   * is what {@link AgedMath#SAMPLES} claims (standard error at most 3% of the mean: about 1% at
-   * FPR 1%, 2.7% at 1e-6, where the run probability's tail is heavier).
+   * Blocked fills are correlated through the row loads, so the blocked FPR is above the mean-field
+   * one at the same mean fills (Jensen over the convex run probability); the MC error is what
+   * {@link AgedMath#SAMPLES} claims (standard error at most 3% of the mean: about 1% at FPR 1%,
+   * 2.7% at 1e-6, where the run probability's tail is heavier).
    */
   @ParameterizedTest
   @CsvSource({"8,51,3.36", "6,10,4.38", "14,20,1.55"})
@@ -77,24 +80,28 @@ class AgedMathTest {
   }
 
   /**
-   * Sizing meets the target FPR, and the default (no --generations) meets the 10% slack. Not on
-   * the samples sizing bisected on (that would only confirm the bisection): the FPR and the
-   * forgetting are estimated again with another seed and 4x the samples, and must be within 3 of
-   * that estimate's standard errors of the target (sizing keeps its own estimate 2 standard
-   * errors below it, so the true rate is at or below the target but for a 2.3% tail).
+   * Sizing meets the target FPR, and the default (no --generations) meets the 10% slack. Not on the
+   * samples sizing bisected on (that would only confirm the bisection): the FPR and the forgetting
+   * are estimated again with another seed and 4x the samples, and must be within 3 of that
+   * estimate's standard errors of the target (sizing keeps its own estimate 2 standard errors below
+   * it, so the true rate is at or below the target but for a 2.3% tail).
    */
   @ParameterizedTest
   @CsvSource({"0.01,0", "0.001,0", "0.01,10", "0.001,20", "1e-6,0"})
   void sizingMeetsTheTargets(double eps, int generations) {
     AgedMath.Geometry g = AgedMath.geometry(eps, generations, AgedMath.DEFAULT_SLACK, 100_000);
     int samples = 4 * AgedMath.SAMPLES;
-    double[] fpr = AgedModel.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), 0, samples, 0x5EC0_0D5EEDL);
+    double[] fpr =
+        AgedModel.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), 0, samples, 0x5EC0_0D5EEDL);
     double se = fpr[1] / Math.sqrt(samples);
     assertTrue(fpr[0] <= eps + 3 * se, "FPR " + fpr[0] + " +- " + se + " for " + eps);
     if (generations == 0) {
       int by = (int) Math.floor(g.l() * (1 + AgedMath.DEFAULT_SLACK) + 1e-9);
-      double[] seen = AgedModel.runMoments(g.k(), g.l(), g.lambda(), g.segmentBits(), by, samples, 0x5EC0_0D5EEDL);
-      assertTrue(seen[0] <= 1 - AgedMath.FORGOTTEN_SHARE + 3 * seen[1] / Math.sqrt(samples),
+      double[] seen =
+          AgedModel.runMoments(
+              g.k(), g.l(), g.lambda(), g.segmentBits(), by, samples, 0x5EC0_0D5EEDL);
+      assertTrue(
+          seen[0] <= 1 - AgedMath.FORGOTTEN_SHARE + 3 * seen[1] / Math.sqrt(samples),
           "still seen at (1 + slack) x the window: " + seen[0]);
     }
     // the design estimate itself is below the target by the sizing margin
@@ -104,7 +111,9 @@ class AgedMathTest {
     } else {
       assertEquals(generations, g.l());
     }
-    assertTrue(g.seenAfter(g.l()) == 1 && g.seenAfter(g.forgottenByShifts()) <= 1 - AgedMath.FORGOTTEN_SHARE);
+    assertTrue(
+        g.seenAfter(g.l()) == 1
+            && g.seenAfter(g.forgottenByShifts()) <= 1 - AgedMath.FORGOTTEN_SHARE);
     assertTrue(g.forgottenByShifts() <= g.slices(), "gone after R shifts at the latest");
     assertTrue(g.rows() * g.lambda() >= 100_000 * (1 - 1e-9));
   }
@@ -122,10 +131,12 @@ class AgedMathTest {
     for (int lines : AgedMath.ROW_LINES) {
       AgedMath.Sizing other = AgedMath.sizing(eps, generations, AgedMath.DEFAULT_SLACK, lines);
       if (lines < chosen.rowLines()) {
-        assertTrue(other.bitsPerWindowUrl() * (1 - AgedMath.ROW_LINES_TIE) > chosen.bitsPerWindowUrl(),
+        assertTrue(
+            other.bitsPerWindowUrl() * (1 - AgedMath.ROW_LINES_TIE) > chosen.bitsPerWindowUrl(),
             lines + " lines: " + other + " vs " + chosen);
       } else {
-        assertTrue(chosen.bitsPerWindowUrl() <= other.bitsPerWindowUrl() / (1 - AgedMath.ROW_LINES_TIE),
+        assertTrue(
+            chosen.bitsPerWindowUrl() <= other.bitsPerWindowUrl() / (1 - AgedMath.ROW_LINES_TIE),
             lines + " lines: " + other + " vs " + chosen);
       }
     }
@@ -139,7 +150,8 @@ class AgedMathTest {
     assertEquals(32, g.rowWords());
     assertEquals(16, g.rowsPerPage());
     assertEquals(63, g.pages());
-    assertEquals(64, AgedMath.Geometry.lineRows(2, 8, 7, 1, 1).segmentBits()); // (1024 - 48) / 15 = 65
+    assertEquals(
+        64, AgedMath.Geometry.lineRows(2, 8, 7, 1, 1).segmentBits()); // (1024 - 48) / 15 = 65
     assertEquals(17, AgedMath.Geometry.lineRows(2, 7, 50, 1, 1).segmentBits());
     assertThrows(IllegalArgumentException.class, () -> new AgedMath.Geometry(2, 3, 7, 50, 1, 1));
     assertThrows(IllegalArgumentException.class, () -> new AgedMath.Geometry(1, 4, 7, 50, 1, 1));

@@ -19,20 +19,34 @@ class AgedSpecTest {
 
   @Test
   void validationNamesTheFlag() {
-    String both = message(() -> new FilterSpec(FilterSpec.Kind.AGED, 0.01, 0, 0, 0, 0, 0, 0, 100, 1000, 0, 1));
+    String both =
+        message(
+            () -> new FilterSpec(FilterSpec.Kind.AGED, 0.01, 0, 0, 0, 0, 0, 0, 100, 1000, 0, 1));
     assertTrue(both.contains("--window") && both.contains("--window-urls"), both);
-    String none = message(() -> new FilterSpec(FilterSpec.Kind.AGED, 0.01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    String none =
+        message(() -> new FilterSpec(FilterSpec.Kind.AGED, 0.01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     assertTrue(none.contains("exactly one of --window"), none);
     assertTrue(message(() -> FilterSpec.agedTime(0.01, 60_000, 0, 0)).contains("--rate"));
     assertTrue(message(() -> FilterSpec.agedCount(0.01, 1000, 64)).contains("--generations"));
     assertTrue(message(() -> FilterSpec.agedCount(0.7, 1000, 0)).contains("--fpr"));
-    assertTrue(message(() -> new FilterSpec(FilterSpec.Kind.STABLE, 0.01, 1 << 20, 2, 0, 0, 0, 0, 100, 0, 0, 0))
-        .contains("--filter aged only"));
-    assertTrue(message(() -> new FilterSpec(FilterSpec.Kind.AGED, 0.01, 1 << 20, 0, 0, 0, 0, 0, 100, 0, 0, 0))
-        .contains("do not apply to --filter aged"));
+    assertTrue(
+        message(
+                () ->
+                    new FilterSpec(
+                        FilterSpec.Kind.STABLE, 0.01, 1 << 20, 2, 0, 0, 0, 0, 100, 0, 0, 0))
+            .contains("--filter aged only"));
+    assertTrue(
+        message(
+                () ->
+                    new FilterSpec(
+                        FilterSpec.Kind.AGED, 0.01, 1 << 20, 0, 0, 0, 0, 0, 100, 0, 0, 0))
+            .contains("do not apply to --filter aged"));
   }
 
-  /** l generations of ceil(window / l) cover the window; a time window's g is rate x generation length. */
+  /**
+   * l generations of ceil(window / l) cover the window; a time window's g is rate x generation
+   * length.
+   */
   @Test
   void geometryCoversTheWindow() {
     FilterSpec count = FilterSpec.agedCount(0.01, 1_000_001, 10);
@@ -41,7 +55,9 @@ class AgedSpecTest {
     FilterSpec time = FilterSpec.agedTime(0.01, 60_000, 0, 50);
     int l = time.agedGeometry().l();
     assertTrue(l * time.generationMillis() >= 60_000 && (l - 1) * time.generationMillis() < 60_000);
-    assertEquals((long) Math.ceil(50 * time.generationMillis() / 1000.0), time.agedGeometry().generationSize());
+    assertEquals(
+        (long) Math.ceil(50 * time.generationMillis() / 1000.0),
+        time.agedGeometry().generationSize());
   }
 
   static FilterFormat.Loaded used(FilterSpec spec) {
@@ -58,7 +74,10 @@ class AgedSpecTest {
     return new FilterFormat.Loaded(h, pages);
   }
 
-  /** Header (with its clock) and pages survive FilterFormat and the Flink serializer; the restored filter decides the same. */
+  /**
+   * Header (with its clock) and pages survive FilterFormat and the Flink serializer; the restored
+   * filter decides the same.
+   */
   @Test
   void headerAndPagesRoundTrip() throws IOException {
     FilterFormat.Loaded original = used(FilterSpec.agedTime(0.01, 60_000, 0, 500));
@@ -70,14 +89,19 @@ class AgedSpecTest {
 
     DataOutputSerializer out = new DataOutputSerializer(256);
     FilterHeaderSerializer.INSTANCE.serialize(original.header(), out);
-    FilterHeader viaFlink = FilterHeaderSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+    FilterHeader viaFlink =
+        FilterHeaderSerializer.INSTANCE.deserialize(
+            new DataInputDeserializer(out.getCopyOfBuffer()));
     assertEquals(original.header(), viaFlink);
     assertEquals(original.header(), original.header().copy());
 
     DedupFilter a = original.open();
     DedupFilter b = back.open();
     for (int i = 0; i < 6_000; i++) {
-      assertEquals(a.testAndAdd(Keys.h1(1, i), Keys.h2(1, i)), b.testAndAdd(Keys.h1(1, i), Keys.h2(1, i)), "key " + i);
+      assertEquals(
+          a.testAndAdd(Keys.h1(1, i), Keys.h2(1, i)),
+          b.testAndAdd(Keys.h1(1, i), Keys.h2(1, i)),
+          "key " + i);
     }
     assertEquals(a.header(), b.header());
   }
@@ -87,17 +111,37 @@ class AgedSpecTest {
     FilterSpec spec = FilterSpec.agedTime(0.01, 60_000, 0, 500);
     FilterHeader h = spec.newHeader(7);
     h.checkCompatible(spec, UrlMapping.seedOnly(7), false);
-    String window = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.agedTime(0.01, 120_000, 0, 500), UrlMapping.seedOnly(7), false)).getMessage();
+    String window =
+        assertThrows(
+                IncompatibleStateException.class,
+                () ->
+                    h.checkCompatible(
+                        FilterSpec.agedTime(0.01, 120_000, 0, 500), UrlMapping.seedOnly(7), false))
+            .getMessage();
     assertTrue(window.contains("--window"), window);
-    String gens = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.agedTime(0.01, 60_000, 20, 500), UrlMapping.seedOnly(7), false)).getMessage();
+    String gens =
+        assertThrows(
+                IncompatibleStateException.class,
+                () ->
+                    h.checkCompatible(
+                        FilterSpec.agedTime(0.01, 60_000, 20, 500), UrlMapping.seedOnly(7), false))
+            .getMessage();
     assertTrue(gens.contains("--generations"), gens);
-    String rate = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.agedTime(0.01, 60_000, 0, 600), UrlMapping.seedOnly(7), false)).getMessage();
+    String rate =
+        assertThrows(
+                IncompatibleStateException.class,
+                () ->
+                    h.checkCompatible(
+                        FilterSpec.agedTime(0.01, 60_000, 0, 600), UrlMapping.seedOnly(7), false))
+            .getMessage();
     assertTrue(rate.contains("--rate"), rate);
-    String kind = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.stable(0.01, 1 << 20, 2), UrlMapping.seedOnly(7), false)).getMessage();
+    String kind =
+        assertThrows(
+                IncompatibleStateException.class,
+                () ->
+                    h.checkCompatible(
+                        FilterSpec.stable(0.01, 1 << 20, 2), UrlMapping.seedOnly(7), false))
+            .getMessage();
     assertTrue(kind.contains("--filter aged"), kind);
   }
 
@@ -105,8 +149,19 @@ class AgedSpecTest {
   void planShowsSlicesMemoryFprWindowSlackAndRate() {
     String t = FilterPlan.render(FilterSpec.agedTime(0.01, 7L * 86_400_000, 0, 1000.0 / 128), 128);
     System.out.println(t);
-    for (String part : new String[] {"k = ", "l = ", "per shard:", "total:", "false-positive rate", "guaranteed window",
-        "7d", "slack: 10%", "--rate 1000", "advances early"}) {
+    for (String part :
+        new String[] {
+          "k = ",
+          "l = ",
+          "per shard:",
+          "total:",
+          "false-positive rate",
+          "guaranteed window",
+          "7d",
+          "slack: 10%",
+          "--rate 1000",
+          "advances early"
+        }) {
       assertTrue(t.contains(part), part + " in\n" + t);
     }
     String c = FilterPlan.render(FilterSpec.agedCount(0.001, 100_000, 20), 16);

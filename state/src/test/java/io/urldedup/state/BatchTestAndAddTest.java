@@ -18,8 +18,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BatchTestAndAddTest {
 
   static final int ARRIVALS = 20_000;
+
   /** 6000 distinct keys for 20000 arrivals: about 70% of the arrivals are repeats. */
   static final int DISTINCT = 6_000;
+
   static final int MAX_BATCH = 64;
 
   /** Key indices drawn uniformly from [0, DISTINCT): repeats at random distances, fixed seed. */
@@ -50,7 +52,8 @@ class BatchTestAndAddTest {
   static Supplier<Subject> stable(int d) {
     return () -> {
       HeapPageStore store = new HeapPageStore();
-      return new Subject(Filters.open(FilterSpec.stable(0.01, 64 << 10, d).newHeader(3), store), null, store);
+      return new Subject(
+          Filters.open(FilterSpec.stable(0.01, 64 << 10, d).newHeader(3), store), null, store);
     };
   }
 
@@ -88,16 +91,25 @@ class BatchTestAndAddTest {
   @ValueSource(ints = {1, 7, 16, 64})
   void scalableBatchEqualsSingles(int batch) {
     Subject s = check(scalable(64L << 20), batch, 31);
-    assertTrue(s.filter().sliceCount() >= 4, "slices grew inside batches: " + s.filter().sliceCount());
+    assertTrue(
+        s.filter().sliceCount() >= 4, "slices grew inside batches: " + s.filter().sliceCount());
   }
 
-  /** A cap of 12 KiB stops growth at three one-page slices, then overfills the last: the saturated path. */
+  /**
+   * A cap of 12 KiB stops growth at three one-page slices, then overfills the last: the saturated
+   * path.
+   */
   @ParameterizedTest
   @ValueSource(ints = {1, 7, 16, 64})
   void saturatedScalableBatchEqualsSingles(int batch) {
     Subject s = check(scalable(12L << 10), batch, 41);
-    assertTrue(((ScalableBloomFilter) s.filter()).saturated(), "cap reached at " + s.filter().sliceCount() + " slices, "
-        + s.filter().sizeBytes() + " bytes");
+    assertTrue(
+        ((ScalableBloomFilter) s.filter()).saturated(),
+        "cap reached at "
+            + s.filter().sliceCount()
+            + " slices, "
+            + s.filter().sizeBytes()
+            + " bytes");
   }
 
   static Subject check(Supplier<Subject> make, int batch, long seed) {
@@ -131,8 +143,8 @@ class BatchTestAndAddTest {
   }
 
   /**
-   * Page by page over the union of allocated ids: the batch may touch (and so allocate, as zeros)
-   * a page of an older slice that a single call never reads, because that call stopped at a newer
+   * Page by page over the union of allocated ids: the batch may touch (and so allocate, as zeros) a
+   * page of an older slice that a single call never reads, because that call stopped at a newer
    * slice that had the element.
    */
   static void assertSamePages(HeapPageStore a, HeapPageStore b) {

@@ -41,9 +41,17 @@ class BlockedBloomFilterTest {
     double measured = fp / (double) NON_MEMBERS;
     double model = FilterMath.blockedFprAtLoad((double) N / f.blocks(), f.k());
     double sigma = Math.sqrt(model * (1 - model) / NON_MEMBERS);
-    System.out.printf("blocked eps=%s k=%d bits/elem=%.3f measured=%.6f model=%.6f sigma=%.6f (%.2f sigma)"
-            + " first-insert duplicates=%d%n", eps, f.k(), f.blocks() * 512.0 / N, measured, model, sigma,
-        (measured - model) / sigma, dupes);
+    System.out.printf(
+        "blocked eps=%s k=%d bits/elem=%.3f measured=%.6f model=%.6f sigma=%.6f (%.2f sigma)"
+            + " first-insert duplicates=%d%n",
+        eps,
+        f.k(),
+        f.blocks() * 512.0 / N,
+        measured,
+        model,
+        sigma,
+        (measured - model) / sigma,
+        dupes);
     assertEquals(model, measured, 4 * sigma, "measured FPR outside 4 sigma of the blocked model");
     assertTrue(measured <= 1.1 * eps, "measured FPR " + measured + " above 1.1 eps");
     // while filling, a first insert is a false positive at most at the final rate

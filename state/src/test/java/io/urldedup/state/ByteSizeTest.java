@@ -30,7 +30,8 @@ class ByteSizeTest {
     String stable = FilterPlan.render(FilterSpec.stable(0.01, 8L << 20, 3), 128);
     assertTrue(stable.contains("8.0 MiB") && stable.contains("1.0 GiB"), stable);
     assertFalse(twoDecimals.matcher(stable).find(), stable);
-    String scalable = FilterPlan.render(FilterSpec.scalable(0.001, 100_000, 2, 0.5, 64L << 20), 128);
+    String scalable =
+        FilterPlan.render(FilterSpec.scalable(0.001, 100_000, 2, 0.5, 64L << 20), 128);
     assertTrue(scalable.contains("64.0 MiB per shard, 8.0 GiB total"), scalable);
     assertFalse(twoDecimals.matcher(scalable).find(), scalable);
   }

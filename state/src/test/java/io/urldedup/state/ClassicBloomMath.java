@@ -1,8 +1,8 @@
 package io.urldedup.state;
 
 /**
- * The classic (unblocked) Bloom filter formulas, the baseline the blocked model is tested
- * against; nothing in the filters uses them, so they live with the tests.
+ * The classic (unblocked) Bloom filter formulas, the baseline the blocked model is tested against;
+ * nothing in the filters uses them, so they live with the tests.
  */
 final class ClassicBloomMath {
 

@@ -7,18 +7,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * testAndAdd allocates nothing, for every filter kind, on first occurrences (inserts; for the
- * aged filter also generation shifts and lazy clearing) and on repeats. Measured with the JVM's
- * per-thread allocation counter ({@code com.sun.management.ThreadMXBean}) around 10^6 calls,
- * after the pages exist (a {@link HeapPageStore} allocates a page on first access, a real
- * operator's page cache once per cached page) and the JIT has compiled the path. Bound: 0.05
- * bytes per call (the counter's own reads allocate a few hundred bytes at most).
+ * testAndAdd allocates nothing, for every filter kind, on first occurrences (inserts; for the aged
+ * filter also generation shifts and lazy clearing) and on repeats. Measured with the JVM's
+ * per-thread allocation counter ({@code com.sun.management.ThreadMXBean}) around 10^6 calls, after
+ * the pages exist (a {@link HeapPageStore} allocates a page on first access, a real operator's page
+ * cache once per cached page) and the JIT has compiled the path. Bound: 0.05 bytes per call (the
+ * counter's own reads allocate a few hundred bytes at most).
  */
 class FilterAllocationTest {
 
   static final int CALLS = 1_000_000;
 
-  /** Each kind sized so that the measured calls add no scalable slice (that allocates, rarely, by design). */
+  /**
+   * Each kind sized so that the measured calls add no scalable slice (that allocates, rarely, by
+   * design).
+   */
   static FilterSpec spec(FilterSpec.Kind kind) {
     return switch (kind) {
       case STABLE -> FilterSpec.stable(0.01, 1 << 20, 3);
@@ -39,7 +42,8 @@ class FilterAllocationTest {
         f.testAndAdd(Keys.h1(11, key), Keys.h2(11, key));
       }
     }
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long tid = Thread.currentThread().getId();
     long sink = 0;
     long before = mx.getThreadAllocatedBytes(tid);
@@ -54,7 +58,9 @@ class FilterAllocationTest {
     }
     long repeats = mx.getThreadAllocatedBytes(tid) - before;
     assertTrue(sink > 0, "the calls ran");
-    assertTrue(inserts < 0.05 * CALLS, kind + ": " + inserts + " bytes over " + CALLS + " first occurrences");
+    assertTrue(
+        inserts < 0.05 * CALLS,
+        kind + ": " + inserts + " bytes over " + CALLS + " first occurrences");
     assertTrue(repeats < 0.05 * CALLS, kind + ": " + repeats + " bytes over " + CALLS + " repeats");
   }
 }

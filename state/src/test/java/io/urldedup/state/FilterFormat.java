@@ -14,8 +14,9 @@ import java.util.zip.CheckedOutputStream;
 
 /**
  * The standalone, versioned binary form of a whole filter (header + pages), a test fixture: the
- * golden {@code .udfl} files pin {@link FilterHeaderCodec}'s layouts and the page words with it, and
- * no main code reads or writes it. Explicit little-endian; the seed appears only as its fingerprint.
+ * golden {@code .udfl} files pin {@link FilterHeaderCodec}'s layouts and the page words with it,
+ * and no main code reads or writes it. Explicit little-endian; the seed appears only as its
+ * fingerprint.
  *
  * <pre>
  * offset  size  field
@@ -32,10 +33,10 @@ import java.util.zip.CheckedOutputStream;
  * Version 2 differs from 1 only inside the header (layout 2 adds the shard count and the
  * canonicalization fingerprint, {@link FilterHeader#FORMAT_VERSION}); version 1 files read with
  * those UNKNOWN. Version 3 adds kind 2 (aged: header layout 3, its pages numbered from 0 like the
- * stable filter's); version 4 aged filters of layout 2 (header layout 4, pages of stamped rows).
- * A file is written in its header's version ({@link FilterHeader#writeVersion}, the lowest that
- * represents it: stable and scalable 2, aged 3 or 4), so older builds read what they can
- * represent; a build reads every version up to {@link #VERSION}.
+ * stable filter's); version 4 aged filters of layout 2 (header layout 4, pages of stamped rows). A
+ * file is written in its header's version ({@link FilterHeader#writeVersion}, the lowest that
+ * represents it: stable and scalable 2, aged 3 or 4), so older builds read what they can represent;
+ * a build reads every version up to {@link #VERSION}.
  *
  * <p>Page records have a fixed size, so record i starts at {@link #pageRecordOffset}: a reader can
  * seek to (or binary-search for) a page. All-zero pages are omitted (they read as zeros).
@@ -43,8 +44,10 @@ import java.util.zip.CheckedOutputStream;
 public final class FilterFormat {
 
   public static final byte[] MAGIC = {'U', 'D', 'F', 'L'};
+
   /** The newest version this build reads (and writes, for aged filters of layout 2). */
   public static final int VERSION = 4;
+
   public static final int PAGE_RECORD_BYTES = 8 + PageStore.PAGE_BYTES;
 
   private FilterFormat() {}
@@ -75,7 +78,8 @@ public final class FilterFormat {
     return read(new ByteArrayInputStream(bytes));
   }
 
-  public static void write(FilterHeader header, PageStore pages, OutputStream out) throws IOException {
+  public static void write(FilterHeader header, PageStore pages, OutputStream out)
+      throws IOException {
     ByteArrayOutputStream headerBytes = new ByteArrayOutputStream();
     FilterHeaderCodec.write(header, new DataOutputStream(headerBytes));
     long[] count = {0};
@@ -91,31 +95,39 @@ public final class FilterFormat {
     data.writeLong(Long.reverseBytes(count[0]));
     byte[] record = new byte[PageStore.PAGE_BYTES];
     IOException[] failure = {null};
-    forEachNonZeroPage(header, pages, id -> {
-      if (failure[0] != null) {
-        return;
-      }
-      try {
-        data.writeLong(Long.reverseBytes(id));
-        long[] page = pages.page(id);
-        for (int w = 0; w < PageStore.PAGE_WORDS; w++) {
-          long v = page[w];
-          for (int b = 0; b < 8; b++) {
-            record[w * 8 + b] = (byte) (v >>> (8 * b));
+    forEachNonZeroPage(
+        header,
+        pages,
+        id -> {
+          if (failure[0] != null) {
+            return;
           }
-        }
-        data.write(record);
-      } catch (IOException e) {
-        failure[0] = e;
-      }
-    });
+          try {
+            data.writeLong(Long.reverseBytes(id));
+            long[] page = pages.page(id);
+            for (int w = 0; w < PageStore.PAGE_WORDS; w++) {
+              long v = page[w];
+              for (int b = 0; b < 8; b++) {
+                record[w * 8 + b] = (byte) (v >>> (8 * b));
+              }
+            }
+            data.write(record);
+          } catch (IOException e) {
+            failure[0] = e;
+          }
+        });
     if (failure[0] != null) {
       throw failure[0];
     }
     data.flush();
     int checksum = (int) crc.getValue();
-    out.write(new byte[] {(byte) checksum, (byte) (checksum >>> 8), (byte) (checksum >>> 16),
-        (byte) (checksum >>> 24)});
+    out.write(
+        new byte[] {
+          (byte) checksum,
+          (byte) (checksum >>> 8),
+          (byte) (checksum >>> 16),
+          (byte) (checksum >>> 24)
+        });
     out.flush();
   }
 
@@ -124,13 +136,20 @@ public final class FilterFormat {
     DataInputStream data = new DataInputStream(new CheckedInputStream(in, crc));
     byte[] magic = new byte[4];
     data.readFully(magic);
-    if (magic[0] != MAGIC[0] || magic[1] != MAGIC[1] || magic[2] != MAGIC[2] || magic[3] != MAGIC[3]) {
+    if (magic[0] != MAGIC[0]
+        || magic[1] != MAGIC[1]
+        || magic[2] != MAGIC[2]
+        || magic[3] != MAGIC[3]) {
       throw new IOException("not a urldedup filter file (bad magic)");
     }
     int version = Integer.reverseBytes(data.readInt());
     if (version < 1 || version > VERSION) {
-      throw new IOException("filter file format version " + version + " is not readable by this build (reads 1.."
-          + VERSION + ")");
+      throw new IOException(
+          "filter file format version "
+              + version
+              + " is not readable by this build (reads 1.."
+              + VERSION
+              + ")");
     }
     int kind = data.readUnsignedByte();
     int headerLength = Integer.reverseBytes(data.readInt());
@@ -139,13 +158,18 @@ public final class FilterFormat {
     }
     byte[] headerBytes = new byte[headerLength];
     data.readFully(headerBytes);
-    FilterHeader header = FilterHeaderCodec.read(new DataInputStream(new ByteArrayInputStream(headerBytes)));
+    FilterHeader header =
+        FilterHeaderCodec.read(new DataInputStream(new ByteArrayInputStream(headerBytes)));
     if (header.formatVersion() != version) {
-      throw new IOException("corrupt filter file: file version " + version + " vs header layout version "
-          + header.formatVersion());
+      throw new IOException(
+          "corrupt filter file: file version "
+              + version
+              + " vs header layout version "
+              + header.formatVersion());
     }
     if (header.kind().ordinal() != kind) {
-      throw new IOException("corrupt filter file: kind byte " + kind + " vs header " + header.kind());
+      throw new IOException(
+          "corrupt filter file: kind byte " + kind + " vs header " + header.kind());
     }
     long count = Long.reverseBytes(data.readLong());
     HeapPageStore pages = new HeapPageStore();
@@ -157,7 +181,8 @@ public final class FilterFormat {
         throw new IOException("corrupt filter file: page ids not ascending at record " + i);
       }
       if (!addresses(header, id)) {
-        throw new IOException("corrupt filter file: page id " + Long.toHexString(id) + " outside the filter");
+        throw new IOException(
+            "corrupt filter file: page id " + Long.toHexString(id) + " outside the filter");
       }
       previous = id;
       data.readFully(record);
@@ -173,15 +198,20 @@ public final class FilterFormat {
     int expected = (int) crc.getValue();
     byte[] tail = new byte[4];
     new DataInputStream(in).readFully(tail);
-    int stored = (tail[0] & 0xFF) | (tail[1] & 0xFF) << 8 | (tail[2] & 0xFF) << 16 | (tail[3] & 0xFF) << 24;
+    int stored =
+        (tail[0] & 0xFF) | (tail[1] & 0xFF) << 8 | (tail[2] & 0xFF) << 16 | (tail[3] & 0xFF) << 24;
     if (stored != expected) {
-      throw new IOException(String.format("filter file checksum mismatch (CRC32C %08x stored, %08x computed)",
-          stored, expected));
+      throw new IOException(
+          String.format(
+              "filter file checksum mismatch (CRC32C %08x stored, %08x computed)",
+              stored, expected));
     }
     return new Loaded(header, pages);
   }
 
-  /** Whether {@code pageId} is one of the pages the filter described by {@code header} addresses. */
+  /**
+   * Whether {@code pageId} is one of the pages the filter described by {@code header} addresses.
+   */
   static boolean addresses(FilterHeader h, long pageId) {
     if (h.kind() == FilterSpec.Kind.AGED) {
       return pageId >= 0 && pageId < h.agedGeometry().pages();
@@ -207,7 +237,8 @@ public final class FilterFormat {
       visit(pages, 0, stablePages(h), action);
     } else {
       for (int s = 0; s < h.slices(); s++) {
-        visit(pages, FilterHeader.pageId(s, 0), FilterMath.pagesForBlocks(h.sliceBlocks(s)), action);
+        visit(
+            pages, FilterHeader.pageId(s, 0), FilterMath.pagesForBlocks(h.sliceBlocks(s)), action);
       }
     }
   }

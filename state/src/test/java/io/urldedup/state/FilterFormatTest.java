@@ -28,7 +28,8 @@ class FilterFormatTest {
 
   @Test
   void roundTripStableAndScalable() throws IOException {
-    for (FilterFormat.Loaded original : new FilterFormat.Loaded[] {GoldenFilters.stable(), GoldenFilters.scalable()}) {
+    for (FilterFormat.Loaded original :
+        new FilterFormat.Loaded[] {GoldenFilters.stable(), GoldenFilters.scalable()}) {
       byte[] bytes = FilterFormat.toBytes(original.header(), original.pages());
       FilterFormat.Loaded back = FilterFormat.fromBytes(bytes);
       assertEquals(original.header(), back.header());
@@ -46,15 +47,19 @@ class FilterFormatTest {
 
   /**
    * The golden files pin the byte layout: magic, version, LE header, page records, CRC32C. Each
-   * filter is written in the lowest version that represents it: stable and scalable files are
-   * byte for byte what the version 2 build wrote, aged layout 1 what the version 3 build wrote.
+   * filter is written in the lowest version that represents it: stable and scalable files are byte
+   * for byte what the version 2 build wrote, aged layout 1 what the version 3 build wrote.
    */
   @Test
   void goldenFilesAreReproducedAndReadable() throws IOException {
-    assertArrayEquals(resource("stable-v2.udfl"), toBytes(GoldenFilters.stable()), "stable layout changed");
-    assertArrayEquals(resource("scalable-v2.udfl"), toBytes(GoldenFilters.scalable()), "scalable layout changed");
-    assertArrayEquals(resource("aged-v3.udfl"), toBytes(GoldenFilters.aged()), "aged layout 1 changed");
-    assertArrayEquals(resource("aged-v4.udfl"), toBytes(GoldenFilters.agedV4()), "aged layout 2 changed");
+    assertArrayEquals(
+        resource("stable-v2.udfl"), toBytes(GoldenFilters.stable()), "stable layout changed");
+    assertArrayEquals(
+        resource("scalable-v2.udfl"), toBytes(GoldenFilters.scalable()), "scalable layout changed");
+    assertArrayEquals(
+        resource("aged-v3.udfl"), toBytes(GoldenFilters.aged()), "aged layout 1 changed");
+    assertArrayEquals(
+        resource("aged-v4.udfl"), toBytes(GoldenFilters.agedV4()), "aged layout 2 changed");
     FilterFormat.Loaded v4 = FilterFormat.fromBytes(resource("aged-v4.udfl"));
     assertEquals(4, v4.header().formatVersion());
     assertEquals(AgedMath.Geometry.lineRows(1, 5, 4, 7, 25), v4.header().agedGeometry());
@@ -62,7 +67,8 @@ class FilterFormatTest {
     long v4Inserts = v4.header().agedClock().inserts();
     assertTrue(v4Inserts >= 195 && v4Inserts <= 200, "200 URLs at 1%: " + v4Inserts);
     assertEquals((v4Inserts - 1) / 25, v4.header().agedGeneration());
-    assertEquals((v4Inserts - 25 * ((v4Inserts - 1) / 25)) / 25.0, v4.header().agedGenerationFill(), 1e-12);
+    assertEquals(
+        (v4Inserts - 25 * ((v4Inserts - 1) / 25)) / 25.0, v4.header().agedGenerationFill(), 1e-12);
     assertEquals(0, v4.header().generationsAdvancedEarly());
     assertEquals(GoldenFilters.agedV4().header(), v4.header());
     FilterFormat.Loaded a = FilterFormat.fromBytes(resource("aged-v3.udfl"));
@@ -77,8 +83,9 @@ class FilterFormatTest {
     // every other URL went into generation (its insert number) / 25, and generations 3..7 are the
     // last l = 4 shifts: their URLs are all seen
     UrlHasher hasher = new UrlHasher(GoldenFilters.SEED);
-    DedupFilter replay = AgedBloomFilter.open(GoldenFilters.AGED_V3_GEOMETRY, new AgedClock(), false,
-        new HeapPageStore());
+    DedupFilter replay =
+        AgedBloomFilter.open(
+            GoldenFilters.AGED_V3_GEOMETRY, new AgedClock(), false, new HeapPageStore());
     DedupFilter aged = a.open();
     long[] hash = new long[2];
     int inserted = 0;
@@ -91,21 +98,26 @@ class FilterFormatTest {
     }
     assertEquals(199, inserted);
     // the same for layout 2
-    replay = AgedBloomFilter.open(GoldenFilters.AGED_V4_GEOMETRY, new AgedClock(), false, new HeapPageStore());
+    replay =
+        AgedBloomFilter.open(
+            GoldenFilters.AGED_V4_GEOMETRY, new AgedClock(), false, new HeapPageStore());
     DedupFilter agedV4 = v4.open();
     inserted = 0;
     for (int i = 0; i < GoldenFilters.URLS; i++) {
       byte[] u = GoldenFilters.url(i);
       hasher.hash(u, 0, u.length, hash);
       if (!replay.testAndAdd(hash[0], hash[1]) && inserted++ / 25 >= 3) {
-        assertTrue(agedV4.mightContain(hash[0], hash[1]), "layout 2: URL " + i + " inside the window");
+        assertTrue(
+            agedV4.mightContain(hash[0], hash[1]), "layout 2: URL " + i + " inside the window");
       }
     }
     assertEquals(v4.header().agedClock().inserts(), inserted);
     FilterFormat.Loaded s = FilterFormat.fromBytes(resource("scalable-v3.udfl"));
     assertEquals(3, s.header().slices());
     assertEquals(GoldenFilters.MAPPING, s.header().mapping());
-    s.header().checkCompatible(FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20), GoldenFilters.MAPPING, false);
+    s.header()
+        .checkCompatible(
+            FilterSpec.scalable(0.01, 64, 2, 0.5, 1 << 20), GoldenFilters.MAPPING, false);
   }
 
   /**
@@ -144,8 +156,11 @@ class FilterFormatTest {
    */
   @Test
   void version3FilesStillRead() throws IOException {
-    assertArrayEquals(toBytes(GoldenFilters.stable()), toBytes(FilterFormat.fromBytes(resource("stable-v3.udfl"))));
-    assertArrayEquals(toBytes(GoldenFilters.scalable()),
+    assertArrayEquals(
+        toBytes(GoldenFilters.stable()),
+        toBytes(FilterFormat.fromBytes(resource("stable-v3.udfl"))));
+    assertArrayEquals(
+        toBytes(GoldenFilters.scalable()),
         toBytes(FilterFormat.fromBytes(resource("scalable-v3.udfl"))));
     assertEquals(3, FilterFormat.fromBytes(resource("stable-v3.udfl")).header().formatVersion());
   }
@@ -175,15 +190,19 @@ class FilterFormatTest {
     byte[] bytes = resource("aged-v4.udfl");
     byte[] flipped = bytes.clone();
     flipped[flipped.length / 2] ^= 1;
-    assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(flipped)).getMessage()
-        .contains("checksum"));
+    assertTrue(
+        assertThrows(IOException.class, () -> FilterFormat.fromBytes(flipped))
+            .getMessage()
+            .contains("checksum"));
     byte[] badMagic = bytes.clone();
     badMagic[0] = 'X';
     assertThrows(IOException.class, () -> FilterFormat.fromBytes(badMagic));
     byte[] future = bytes.clone();
     future[4] = (byte) (FilterFormat.VERSION + 1);
-    assertTrue(assertThrows(IOException.class, () -> FilterFormat.fromBytes(future)).getMessage()
-        .contains("version " + (FilterFormat.VERSION + 1)));
+    assertTrue(
+        assertThrows(IOException.class, () -> FilterFormat.fromBytes(future))
+            .getMessage()
+            .contains("version " + (FilterFormat.VERSION + 1)));
   }
 
   /**
@@ -197,19 +216,25 @@ class FilterFormatTest {
     int firstSliceK = blockWords + 4 + 8 + 1 + 4 + 8 + 8 + 8;
     int cellBits = 4 + 1 + 8 + 8 + 8;
     Object[][] cases = {
-        {GoldenFilters.stable().header(), blockWords, 3, "blockWords=3"},
-        {GoldenFilters.stable().header(), blockWords - 8, 0, "K=0"},
-        {GoldenFilters.stable().header(), cellBits, 9, "--cell-bits"},
-        {GoldenFilters.scalable().header(), firstSliceK, 0, "slice 0 has k=0"},
+      {GoldenFilters.stable().header(), blockWords, 3, "blockWords=3"},
+      {GoldenFilters.stable().header(), blockWords - 8, 0, "K=0"},
+      {GoldenFilters.stable().header(), cellBits, 9, "--cell-bits"},
+      {GoldenFilters.scalable().header(), firstSliceK, 0, "slice 0 has k=0"},
     };
     for (Object[] c : cases) {
       java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
       FilterHeaderCodec.write((FilterHeader) c[0], new java.io.DataOutputStream(bytes));
       byte[] b = bytes.toByteArray();
       ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt((int) c[1], (int) c[2]);
-      IOException e = assertThrows(IOException.class,
-          () -> FilterHeaderCodec.read(new java.io.DataInputStream(new java.io.ByteArrayInputStream(b))));
-      assertTrue(e.getMessage().startsWith("corrupt") && e.getMessage().contains((String) c[3]), e.getMessage());
+      IOException e =
+          assertThrows(
+              IOException.class,
+              () ->
+                  FilterHeaderCodec.read(
+                      new java.io.DataInputStream(new java.io.ByteArrayInputStream(b))));
+      assertTrue(
+          e.getMessage().startsWith("corrupt") && e.getMessage().contains((String) c[3]),
+          e.getMessage());
     }
   }
 
@@ -237,6 +262,7 @@ class FilterFormatTest {
     Path dir = Path.of("src/test/resources/golden");
     Files.createDirectories(dir);
     // each file named by the version it is written in (stable, scalable: 2; aged layout 1: 3)
-    Files.write(dir.resolve("aged-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.agedV4()));
+    Files.write(
+        dir.resolve("aged-v" + FilterFormat.VERSION + ".udfl"), toBytes(GoldenFilters.agedV4()));
   }
 }

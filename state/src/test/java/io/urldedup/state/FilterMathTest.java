@@ -34,7 +34,8 @@ class FilterMathTest {
     FilterMath.BlockedSizing s2 = FilterMath.blockedSizing(0.001);
     assertEquals(0.01, FilterMath.blockedFpr(s1.bitsPerElement(), s1.k()), 1e-9);
     assertEquals(0.001, FilterMath.blockedFpr(s2.bitsPerElement(), s2.k()), 1e-10);
-    // more than classic (9.59 / 14.38 bits), and below the split-block (k = 8 fixed) figures 10.5 / 16.9
+    // more than classic (9.59 / 14.38 bits), and below the split-block (k = 8 fixed) figures 10.5 /
+    // 16.9
     assertTrue(s1.bitsPerElement() > 9.59 && s1.bitsPerElement() < 10.5, "" + s1);
     assertTrue(s2.bitsPerElement() > 14.38 && s2.bitsPerElement() < 16.9, "" + s2);
     for (int k = 1; k <= FilterMath.MAX_K; k++) {

@@ -21,12 +21,20 @@ class FilterSpecTest {
     assertTrue(cellBits.contains("--cell-bits") && cellBits.contains("1, 2, 3 or 4"), cellBits);
     assertTrue(message(() -> FilterSpec.scalable(0.01, 0, 2, 0.5, 1 << 20)).contains("--capacity"));
     assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 1, 0.5, 1 << 20)).contains("--growth"));
-    assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 2, 1.0, 1 << 20)).contains("--tightening"));
-    assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 2, 0.0, 1 << 20)).contains("--tightening"));
+    assertTrue(
+        message(() -> FilterSpec.scalable(0.01, 10, 2, 1.0, 1 << 20)).contains("--tightening"));
+    assertTrue(
+        message(() -> FilterSpec.scalable(0.01, 10, 2, 0.0, 1 << 20)).contains("--tightening"));
     assertTrue(message(() -> FilterSpec.scalable(0.01, 10, 2, 0.5, 10)).contains("--max-memory"));
-    assertTrue(message(() -> FilterSpec.scalable(0.01, 100_000_000, 2, 0.5, 1 << 20)).contains("--max-memory"));
-    assertTrue(message(() -> new FilterSpec(FilterSpec.Kind.STABLE, 0.01, 1 << 20, 3, 5, 0, 0, 0, 0, 0, 0, 0))
-        .contains("scalable only"));
+    assertTrue(
+        message(() -> FilterSpec.scalable(0.01, 100_000_000, 2, 0.5, 1 << 20))
+            .contains("--max-memory"));
+    assertTrue(
+        message(
+                () ->
+                    new FilterSpec(
+                        FilterSpec.Kind.STABLE, 0.01, 1 << 20, 3, 5, 0, 0, 0, 0, 0, 0, 0))
+            .contains("scalable only"));
     FilterSpec.scalable(0.01, 1000, 4, 0.9, 1 << 20);
     FilterSpec.stable(1e-6, 1L << 30, 4);
   }
@@ -36,17 +44,40 @@ class FilterSpecTest {
     FilterSpec spec = FilterSpec.stable(0.01, 1 << 20, 3);
     FilterHeader h = spec.newHeader(0xa1b2L);
     h.checkCompatible(spec, UrlMapping.seedOnly(0xa1b2L), false);
-    String seed = assertThrows(IncompatibleStateException.class, () -> h.checkCompatible(spec, UrlMapping.seedOnly(0xc3d4L), false)).getMessage();
-    assertTrue(seed.contains("--hash-seed") && seed.contains("a1b2") && seed.contains("c3d4")
-        && seed.contains("start from empty state"), seed);
-    String memory = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.stable(0.01, 1 << 21, 3), UrlMapping.seedOnly(0xa1b2L), false)).getMessage();
+    String seed =
+        assertThrows(
+                IncompatibleStateException.class,
+                () -> h.checkCompatible(spec, UrlMapping.seedOnly(0xc3d4L), false))
+            .getMessage();
+    assertTrue(
+        seed.contains("--hash-seed")
+            && seed.contains("a1b2")
+            && seed.contains("c3d4")
+            && seed.contains("start from empty state"),
+        seed);
+    String memory =
+        assertThrows(
+                IncompatibleStateException.class,
+                () ->
+                    h.checkCompatible(
+                        FilterSpec.stable(0.01, 1 << 21, 3), UrlMapping.seedOnly(0xa1b2L), false))
+            .getMessage();
     assertTrue(memory.contains("--memory 1048576 in state vs 2097152 now"), memory);
-    String kind = assertThrows(IncompatibleStateException.class,
-        () -> h.checkCompatible(FilterSpec.scalable(0.01, 1000, 2, 0.5, 1 << 20), UrlMapping.seedOnly(0xa1b2L), false)).getMessage();
+    String kind =
+        assertThrows(
+                IncompatibleStateException.class,
+                () ->
+                    h.checkCompatible(
+                        FilterSpec.scalable(0.01, 1000, 2, 0.5, 1 << 20),
+                        UrlMapping.seedOnly(0xa1b2L),
+                        false))
+            .getMessage();
     assertTrue(kind.contains("--filter stable"), kind);
-    assertTrue(assertThrows(IllegalStateException.class, () -> h.checkCompatible(spec, UrlMapping.seedOnly(1), false))
-        instanceof IncompatibleStateException);
+    assertTrue(
+        assertThrows(
+                IllegalStateException.class,
+                () -> h.checkCompatible(spec, UrlMapping.seedOnly(1), false))
+            instanceof IncompatibleStateException);
   }
 
   @Test

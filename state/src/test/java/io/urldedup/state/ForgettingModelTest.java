@@ -20,12 +20,12 @@ class ForgettingModelTest {
    * 180,000 inserts, each decrementing P of the 262,144 / d cells).
    *
    * <p>Re-emissions counted in the filter against {@link ForgettingModel}'s replays of the same
-   * stream, which bracket it between the low and the high law: the count must lie in
-   * [low - tol, high + tol], tol = 4 sd (the sd of the count over the replays, at least
-   * sqrt(mean)) plus 3% of the mean for the approximation both laws share (a URL's K cells
-   * independent given the block inserts; StableBloomFilterTest measures it below 3%).
-   * With every arrival inserted (Deng & Rafiei as published), this stream re-emitted about 4x
-   * the model's count at d = 2; see StableBloomFilter.
+   * stream, which bracket it between the low and the high law: the count must lie in [low - tol,
+   * high + tol], tol = 4 sd (the sd of the count over the replays, at least sqrt(mean)) plus 3% of
+   * the mean for the approximation both laws share (a URL's K cells independent given the block
+   * inserts; StableBloomFilterTest measures it below 3%). With every arrival inserted (Deng &
+   * Rafiei as published), this stream re-emitted about 4x the model's count at d = 2; see
+   * StableBloomFilter.
    */
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3})
@@ -54,13 +54,18 @@ class ForgettingModelTest {
       }
       known[id] = true;
     }
-    ForgettingModel.Estimate e = new ForgettingModel(h.stableGeometry(), ARRIVALS).reemissions(ids, distinct, 1,
-        REPLAYS, 99);
-    System.out.printf("forgetting d=%d %s: %d distinct, %d inserts, re-emitted %d, model [%.1f, %.1f] (sd %.1f)%n",
+    ForgettingModel.Estimate e =
+        new ForgettingModel(h.stableGeometry(), ARRIVALS)
+            .reemissions(ids, distinct, 1, REPLAYS, 99);
+    System.out.printf(
+        "forgetting d=%d %s: %d distinct, %d inserts, re-emitted %d, model [%.1f, %.1f] (sd %.1f)%n",
         d, h.stableGeometry(), distinct, h.inserts(), reemitted, e.low(), e.high(), e.sd());
     double lowTol = 4 * Math.max(e.sd(), Math.sqrt(e.low())) + 0.03 * e.low();
     double highTol = 4 * Math.max(e.sd(), Math.sqrt(e.high())) + 0.03 * e.high();
-    assertTrue(reemitted >= e.low() - lowTol, "re-emitted " + reemitted + " below the low law " + e.low());
-    assertTrue(reemitted <= e.high() + highTol, "re-emitted " + reemitted + " above the high law " + e.high());
+    assertTrue(
+        reemitted >= e.low() - lowTol, "re-emitted " + reemitted + " below the low law " + e.low());
+    assertTrue(
+        reemitted <= e.high() + highTol,
+        "re-emitted " + reemitted + " above the high law " + e.high());
   }
 }

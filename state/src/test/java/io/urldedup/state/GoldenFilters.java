@@ -7,9 +7,15 @@ final class GoldenFilters {
 
   static final long SEED = 0x0123456789abcdefL;
   static final int URLS = 200;
+
   /** What the v2 and later files record: shard count and canonicalization as a job would. */
-  static final UrlMapping MAPPING = new UrlMapping(new UrlHasher(SEED).seedFingerprint(), 16, 0x0fedcba987654321L,
-      "canonicalization-version=1\n--strip-params=none\n--strip-www=true\n");
+  static final UrlMapping MAPPING =
+      new UrlMapping(
+          new UrlHasher(SEED).seedFingerprint(),
+          16,
+          0x0fedcba987654321L,
+          "canonicalization-version=1\n--strip-params=none\n--strip-www=true\n");
+
   /** What the v1 files hold: the seed fingerprint only. */
   static final UrlMapping V1_MAPPING = UrlMapping.seedOnly(new UrlHasher(SEED).seedFingerprint());
 
@@ -39,6 +45,7 @@ final class GoldenFilters {
 
   /** The aged golden's spec: a count window of 100 new URLs in 4 generations at 1%. */
   static final FilterSpec AGED_SPEC = FilterSpec.agedCount(0.01, 100, 4);
+
   /**
    * The layout the v3 golden was written with (k = 5, l = 4, 5 rows, g = 25), literal: sizing may
    * change, the state it wrote may not.

@@ -7,7 +7,9 @@ import java.math.BigInteger;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** Index arithmetic beyond 2^31 and 2^32 bits, over a 2^34-bit address space, without allocating it. */
+/**
+ * Index arithmetic beyond 2^31 and 2^32 bits, over a 2^34-bit address space, without allocating it.
+ */
 class IndexMathTest {
 
   static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
@@ -15,12 +17,17 @@ class IndexMathTest {
   @Test
   void reduceIsTheHighHalfOfTheUnsigned128BitProduct() {
     SplittableRandom rnd = new SplittableRandom(3);
-    long[] ns = {1, 2, 3, 1000, (1L << 31) + 1, (1L << 32) + 7, 1L << 34, (1L << 40) - 3, Long.MAX_VALUE};
+    long[] ns = {
+      1, 2, 3, 1000, (1L << 31) + 1, (1L << 32) + 7, 1L << 34, (1L << 40) - 3, Long.MAX_VALUE
+    };
     for (long n : ns) {
       for (int i = 0; i < 10_000; i++) {
         long h = rnd.nextLong();
-        long expected = new BigInteger(Long.toUnsignedString(h)).multiply(BigInteger.valueOf(n))
-            .divide(TWO_64).longValueExact();
+        long expected =
+            new BigInteger(Long.toUnsignedString(h))
+                .multiply(BigInteger.valueOf(n))
+                .divide(TWO_64)
+                .longValueExact();
         assertEquals(expected, UrlHasher.reduce(h, n));
       }
       assertEquals(n - 1, UrlHasher.reduce(-1L, n));
@@ -51,11 +58,15 @@ class IndexMathTest {
     assertEquals(0.75, above32 / (double) samples, 0.0025);
     assertEquals(0.5, above33 / (double) samples, 0.0025);
     assertTrue(max > bits - (bits >> 16));
-    assertEquals(bits - FilterMath.BLOCK_BITS, BlockedBloomFilter.bitAddress(-1L, 0, 0, blocks)
-        - BlockedBloomFilter.bitInBlock(0));
+    assertEquals(
+        bits - FilterMath.BLOCK_BITS,
+        BlockedBloomFilter.bitAddress(-1L, 0, 0, blocks) - BlockedBloomFilter.bitInBlock(0));
     long lastBlock = blocks - 1;
-    assertEquals((1L << 19) - 1, BlockedBloomFilter.pageOfBlock(lastBlock), "2^34 bits = 2^19 pages");
-    assertEquals(PageStore.PAGE_WORDS - BlockedBloomFilter.BLOCK_WORDS, BlockedBloomFilter.wordOfBlock(lastBlock));
+    assertEquals(
+        (1L << 19) - 1, BlockedBloomFilter.pageOfBlock(lastBlock), "2^34 bits = 2^19 pages");
+    assertEquals(
+        PageStore.PAGE_WORDS - BlockedBloomFilter.BLOCK_WORDS,
+        BlockedBloomFilter.wordOfBlock(lastBlock));
   }
 
   /** Records page ids and hands out one scratch page: a 2 GiB (2^34-bit) filter without 2 GiB. */
@@ -79,7 +90,8 @@ class IndexMathTest {
   void blockedAndStableFiltersAddressEveryPageOfA2To34BitFilter() {
     long pages = (1L << 34) / 8 / PageStore.PAGE_BYTES;
     RecordingStore store = new RecordingStore();
-    BlockedBloomFilter blocked = new BlockedBloomFilter(store, 0, pages * BlockedBloomFilter.BLOCKS_PER_PAGE, 7);
+    BlockedBloomFilter blocked =
+        new BlockedBloomFilter(store, 0, pages * BlockedBloomFilter.BLOCKS_PER_PAGE, 7);
     blocked.testAndAdd(-1L, 12345);
     assertEquals(pages - 1, store.maxId);
 

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A log recorded while a filter runs, replayed onto the pages and header it started from, yields
  * the same pages and header, bit for bit, for every filter kind: stable (decay from the insert
- * counter), scalable (slice growth and the memory cap's counted repeats), aged by count and by
- * time (generation shifts).
+ * counter), scalable (slice growth and the memory cap's counted repeats), aged by count and by time
+ * (generation shifts).
  */
 class InsertLogTest {
 
@@ -128,7 +128,8 @@ class InsertLogTest {
       DataOutputSerializer out = new DataOutputSerializer(64);
       InsertLogSerializer.INSTANCE.serialize(log, out);
       assertEquals(1 + 4 + log.bytes(), out.length());
-      return InsertLogSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+      return InsertLogSerializer.INSTANCE.deserialize(
+          new DataInputDeserializer(out.getCopyOfBuffer()));
     } catch (java.io.IOException e) {
       throw new AssertionError(e);
     }
@@ -136,13 +137,18 @@ class InsertLogTest {
 
   static HeapPageStore copy(HeapPageStore pages) {
     HeapPageStore c = new HeapPageStore();
-    pages.forEachPageId(id -> System.arraycopy(pages.page(id), 0, c.page(id), 0, PageStore.PAGE_WORDS));
+    pages.forEachPageId(
+        id -> System.arraycopy(pages.page(id), 0, c.page(id), 0, PageStore.PAGE_WORDS));
     return c;
   }
 
   static void assertSamePages(HeapPageStore expected, HeapPageStore actual) {
-    expected.forEachPageId(id -> assertArrayEquals(expected.page(id), actual.page(id), "page " + Long.toHexString(id)));
-    actual.forEachPageId(id -> assertArrayEquals(expected.page(id), actual.page(id), "page " + Long.toHexString(id)));
+    expected.forEachPageId(
+        id ->
+            assertArrayEquals(expected.page(id), actual.page(id), "page " + Long.toHexString(id)));
+    actual.forEachPageId(
+        id ->
+            assertArrayEquals(expected.page(id), actual.page(id), "page " + Long.toHexString(id)));
   }
 
   /** Records what replay asks for. */

@@ -1,6 +1,9 @@
 package io.urldedup.state;
 
-/** Deterministic pseudo-random 128-bit hashes for tests: key i of a stream -> two SplitMix64 outputs. */
+/**
+ * Deterministic pseudo-random 128-bit hashes for tests: key i of a stream -> two SplitMix64
+ * outputs.
+ */
 final class Keys {
 
   private Keys() {}

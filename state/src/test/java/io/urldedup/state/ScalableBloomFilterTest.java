@@ -40,7 +40,8 @@ class ScalableBloomFilterTest {
     double measured = measureFpr(f, 22);
     double model = f.estimatedFpr();
     double sigma = Math.sqrt(model * (1 - model) / NON_MEMBERS);
-    System.out.printf("scalable 100x: slices=%d bytes=%d inserted=%d measured FPR=%.5f model=%.5f bound=%.3f%n",
+    System.out.printf(
+        "scalable 100x: slices=%d bytes=%d inserted=%d measured FPR=%.5f model=%.5f bound=%.3f%n",
         f.sliceCount(), f.sizeBytes(), h.inserts(), measured, model, spec.fpr());
     assertEquals(7, f.sliceCount(), "1000 (1 + 2 + ... + 64) = 127000 >= 100000 > 63000");
     assertFalse(f.saturated());
@@ -52,9 +53,9 @@ class ScalableBloomFilterTest {
   /**
    * Repeats are not new elements: 0.9 n0 distinct URLs each presented three times stay in the first
    * slice (counting every presentation grew a second slice at n0 / 3 distinct), with no false
-   * negatives, and the insert counter is the distinct count less the slice's few self-false-positives
-   * (each distinct URL's first presentation finds all its bits set with probability <= eps (1 - r)
-   * = 0.5%: the counter is within 0.5% + 4 sigma of 0.9 n0).
+   * negatives, and the insert counter is the distinct count less the slice's few
+   * self-false-positives (each distinct URL's first presentation finds all its bits set with
+   * probability <= eps (1 - r) = 0.5%: the counter is within 0.5% + 4 sigma of 0.9 n0).
    */
   @Test
   void repeatsDoNotGrowSlices() {
@@ -73,13 +74,14 @@ class ScalableBloomFilterTest {
     assertEquals(1, f.sliceCount(), "9000 distinct URLs fit the first slice of 10000");
     double p = 0.005;
     double slack = distinct * p + 4 * Math.sqrt(distinct * p * (1 - p));
-    assertTrue(h.inserts() <= distinct && h.inserts() >= distinct - slack, "inserts " + h.inserts());
+    assertTrue(
+        h.inserts() <= distinct && h.inserts() >= distinct - slack, "inserts " + h.inserts());
   }
 
   /**
    * Memory cap of three slices: growth stops, the last slice is overfilled, saturated() turns on,
-   * estimatedFpr() rises with the overfill and matches the measured FPR (4 sigma) at two
-   * overfill levels; raising the cap (adopt) lets it grow again.
+   * estimatedFpr() rises with the overfill and matches the measured FPR (4 sigma) at two overfill
+   * levels; raising the cap (adopt) lets it grow again.
    */
   @Test
   void capStopsGrowthAndFprRisesAsModelled() {
@@ -113,9 +115,11 @@ class ScalableBloomFilterTest {
     }
     double at3x = f.estimatedFpr();
     double measured3x = measureFpr(f, 33);
-    System.out.printf("scalable cap: FPR model %.5f -> %.5f (2x) -> %.5f (3x); measured %.5f (2x), %.5f (3x)%n",
+    System.out.printf(
+        "scalable cap: FPR model %.5f -> %.5f (2x) -> %.5f (3x); measured %.5f (2x), %.5f (3x)%n",
         before, at2x, at3x, measured2x, measured3x);
-    assertTrue(before < eps && at2x > eps && at3x > at2x, "estimatedFpr must rise with the overfill");
+    assertTrue(
+        before < eps && at2x > eps && at3x > at2x, "estimatedFpr must rise with the overfill");
     assertEquals(at2x, measured2x, 4 * Math.sqrt(at2x * (1 - at2x) / NON_MEMBERS));
     assertEquals(at3x, measured3x, 4 * Math.sqrt(at3x * (1 - at3x) / NON_MEMBERS));
     for (long j = 0; j < i; j++) {
@@ -140,13 +144,14 @@ class ScalableBloomFilterTest {
       f.testAndAdd(Keys.h1(41, i), Keys.h2(41, i));
     }
     long[] slicesSeen = new long[FilterHeader.MAX_SLICES];
-    pages.forEachPageId(id -> {
-      int slice = (int) (id >>> FilterHeader.SLICE_SHIFT);
-      long page = id & ((1L << FilterHeader.SLICE_SHIFT) - 1);
-      assertTrue(slice < h.slices());
-      assertTrue(page < FilterMath.pagesForBlocks(h.sliceBlocks(slice)));
-      slicesSeen[slice]++;
-    });
+    pages.forEachPageId(
+        id -> {
+          int slice = (int) (id >>> FilterHeader.SLICE_SHIFT);
+          long page = id & ((1L << FilterHeader.SLICE_SHIFT) - 1);
+          assertTrue(slice < h.slices());
+          assertTrue(page < FilterMath.pagesForBlocks(h.sliceBlocks(slice)));
+          slicesSeen[slice]++;
+        });
     for (int s = 0; s < h.slices(); s++) {
       assertTrue(slicesSeen[s] > 0, "slice " + s + " has pages");
     }

@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the secret hash seed does, shown as the pollution attack of Gerbet, Kaafar, Mehta (2015)
- * on a sharded blocked filter (the dedup operator's layout: shard = {@link UrlHasher#shard},
- * block = {@link BlockedBloomFilter#blockIndex}; a scalable filter's first slice is such a filter).
+ * What the secret hash seed does, shown as the pollution attack of Gerbet, Kaafar, Mehta (2015) on
+ * a sharded blocked filter (the dedup operator's layout: shard = {@link UrlHasher#shard}, block =
+ * {@link BlockedBloomFilter#blockIndex}; a scalable filter's first slice is such a filter).
  *
  * <p>An attacker who knows the seed brute-forces a counter suffix until a URL lands in the chosen
  * shard and block (one hit per S * B tries). With the seed known, every crafted URL fills the
@@ -64,7 +68,8 @@ class SeedPollutionTest {
     /** Global block number shard * blocks + block. */
     long block(String url) {
       hash(url);
-      return UrlHasher.shard(h[0], h[1], SHARDS) * blocks + BlockedBloomFilter.blockIndex(h[0], blocks);
+      return UrlHasher.shard(h[0], h[1], SHARDS) * blocks
+          + BlockedBloomFilter.blockIndex(h[0], blocks);
     }
 
     void add(String url) {
@@ -91,7 +96,10 @@ class SeedPollutionTest {
     }
   }
 
-  /** The attacker's brute force: the next {@code n} URLs {@code prefix + counter} that land in {@code target}. */
+  /**
+   * The attacker's brute force: the next {@code n} URLs {@code prefix + counter} that land in
+   * {@code target}.
+   */
   static String[] craft(Sharded known, String prefix, long target, int n) {
     String[] out = new String[n];
     long counter = 0;
@@ -105,14 +113,14 @@ class SeedPollutionTest {
   }
 
   /**
-   * Pollution of one block. Known seed: the 256 crafted URLs all land in the victim block, and
-   * the FPR of probes into that block (4,000 more crafted URLs, never inserted) matches the block's
+   * Pollution of one block. Known seed: the 256 crafted URLs all land in the victim block, and the
+   * FPR of probes into that block (4,000 more crafted URLs, never inserted) matches the block's
    * fill: each probe tests k positions of the 512-bit block, so P(FP) = (set/512)^k; 4,000
    * Bernoulli trials give sd = sqrt(p (1 - p) / 4000), allowed 4 sd. Unknown seed: the same URLs
    * and probes hashed with another seed. Bins: 256 URLs thrown into S * B blocks; the union bound
    * P(max >= t) <= S B C(256, t) (S B)^-t gives the smallest t with a chance below 1e-4, and the
-   * crafted probes' FPR equals that of 4,000 fresh random URLs within 4 sd of the difference of
-   * two binomial proportions, sqrt(2 p (1 - p) / 4000).
+   * crafted probes' FPR equals that of 4,000 fresh random URLs within 4 sd of the difference of two
+   * binomial proportions, sqrt(2 p (1 - p) / 4000).
    */
   @Test
   void knownSeedPollutesOneBlockUnknownSeedSpreads() {
@@ -128,14 +136,16 @@ class SeedPollutionTest {
     double knownFpr = fpr(known, probes);
     double model = Math.pow(after / 512.0, k);
     double sd = Math.sqrt(model * (1 - model) / PROBES);
-    System.out.printf("seed known: victim block bits %d -> %d of 512, probe FPR %.4f, model (bits/512)^k %.4f"
-        + " (k=%d, sd %.4f)%n", before, after, knownFpr, model, k, sd);
+    System.out.printf(
+        "seed known: victim block bits %d -> %d of 512, probe FPR %.4f, model (bits/512)^k %.4f"
+            + " (k=%d, sd %.4f)%n",
+        before, after, knownFpr, model, k, sd);
     assertEquals(model, knownFpr, 4 * sd, "probe FPR of the polluted block vs (bits/512)^k");
     assertTrue(knownFpr > 50 * EPS, "pollution did not raise the block's FPR: " + knownFpr);
 
     Sharded secret = new Sharded(SECRET_SEED);
     long bins = SHARDS * blocks;
-    java.util.Map<Long, Integer> load = new java.util.HashMap<>();
+    Map<Long, Integer> load = new HashMap<>();
     for (String u : attack) {
       load.merge(secret.block(u), 1, Integer::sum);
       secret.add(u);
@@ -153,32 +163,38 @@ class SeedPollutionTest {
     double random = fpr(secret, fresh);
     double p = (crafted + random) / 2;
     double sdDiff = Math.sqrt(2 * p * (1 - p) / PROBES);
-    System.out.printf("seed secret: attack URLs in %d blocks (max %d per block, bound < %d), crafted probe FPR %.4f,"
-        + " random URL FPR %.4f (sd of difference %.4f)%n", load.size(), maxLoad, t, crafted, random, sdDiff);
-    assertTrue(maxLoad < t, "crafted URLs cluster under an unknown seed: " + maxLoad + " in one block");
-    assertEquals(random, crafted, 4 * sdDiff, "crafted probes vs random URLs under the secret seed");
+    System.out.printf(
+        "seed secret: attack URLs in %d blocks (max %d per block, bound < %d), crafted probe FPR %.4f,"
+            + " random URL FPR %.4f (sd of difference %.4f)%n",
+        load.size(), maxLoad, t, crafted, random, sdDiff);
+    assertTrue(
+        maxLoad < t, "crafted URLs cluster under an unknown seed: " + maxLoad + " in one block");
+    assertEquals(
+        random, crafted, 4 * sdDiff, "crafted probes vs random URLs under the secret seed");
     assertTrue(crafted < 3 * EPS, "crafted probes' FPR under the secret seed: " + crafted);
   }
 
   /**
-   * Targeting victim URLs offline. Known seed: for each of 50 victim URLs the attacker inserts
-   * URLs crafted into its shard and block until it tests positive, a page that will never be
-   * crawled (a false positive by construction: all 50). Unknown seed: the same crafted URLs are
-   * random insertions; a victim is then a false positive with the blocked model's probability at
-   * the filter's load, so the count is Binomial(50, p); allowed mean + 4 sd + 1.
+   * Targeting victim URLs offline. Known seed: for each of 50 victim URLs the attacker inserts URLs
+   * crafted into its shard and block until it tests positive, a page that will never be crawled (a
+   * false positive by construction: all 50). Unknown seed: the same crafted URLs are random
+   * insertions; a victim is then a false positive with the blocked model's probability at the
+   * filter's load, so the count is Binomial(50, p); allowed mean + 4 sd + 1.
    */
   @Test
   void knownSeedTargetsVictimUrlsUnknownSeedDoesNot() {
     int victims = 50;
     Sharded known = new Sharded(KNOWN_SEED);
-    java.util.List<String> crafted = new java.util.ArrayList<>();
+    List<String> crafted = new ArrayList<>();
     int hit = 0;
     for (int v = 0; v < victims; v++) {
       String victim = "https://victim.example/new-page/" + v;
       long block = known.block(victim);
       long counter = 0;
       while (!known.mightContain(victim)) {
-        String u = craft(known, "https://attacker.example/v" + v + "?c=" + (counter++) + "&n=", block, 1)[0];
+        String u =
+            craft(known, "https://attacker.example/v" + v + "?c=" + (counter++) + "&n=", block, 1)[
+                0];
         known.add(u);
         crafted.add(u);
       }
@@ -199,8 +215,10 @@ class SeedPollutionTest {
     double load = (SHARDS * (double) PER_SHARD + crafted.size()) / (SHARDS * blocks);
     double p = FilterMath.blockedFprAtLoad(load, k);
     double bound = victims * p + 4 * Math.sqrt(victims * p * (1 - p)) + 1;
-    System.out.printf("victims: %d crafted URLs made all %d victims false positives with the seed known;"
-        + " with the seed secret %d of %d (model p %.4f, bound %.1f)%n", crafted.size(), victims, fp, victims, p, bound);
+    System.out.printf(
+        "victims: %d crafted URLs made all %d victims false positives with the seed known;"
+            + " with the seed secret %d of %d (model p %.4f, bound %.1f)%n",
+        crafted.size(), victims, fp, victims, p, bound);
     assertTrue(fp <= bound, "victims hit without the seed: " + fp + " > " + bound);
   }
 

@@ -20,18 +20,19 @@ class StableBloomFilterTest {
   /**
    * After 10 m distinct inserts (m = cells) the filter is at its stable point (the per-cell chain
    * relaxes in about 1/(K/mb + P/mb) < 10 block arrivals; 10 m inserts give every block 10 mb).
+   *
    * <ul>
-   *   <li>zero fraction: the brief's bound, |measured - model| <= 0.01 (the binomial sd over
-   *       >= 131072 cells is < 0.0014, correlation inside a block at most doubles it);
+   *   <li>zero fraction: the brief's bound, |measured - model| <= 0.01 (the binomial sd over >=
+   *       131072 cells is < 0.0014, correlation inside a block at most doubles it);
    *   <li>FPR over 10^6 non-members: within 15% of (1 - z)^K (binomial sd ~1% relative);
    *   <li>false negatives at the gaps (in inserts) where the model gives 1%, 20% and 70%; keys
    *       answered seen on arrival (false positives) are not inserted and not tested; each of the
-   *       400k tests is a distinct key, so the count is close to Binomial(400k, fn); tolerance = 4 sigma x sqrt(2)
-   *       (tested keys inserted within one gap of each other share blocks, overlapping windows
-   *       make the tests mildly correlated) + 5% of fn as the model-error allowance (the model
-   *       treats the K cells of a key as independent given the block arrivals; they sit in distinct
-   *       words with independent decay, and the residual coupling via shared set events measured
-   *       below 3%).
+   *       400k tests is a distinct key, so the count is close to Binomial(400k, fn); tolerance = 4
+   *       sigma x sqrt(2) (tested keys inserted within one gap of each other share blocks,
+   *       overlapping windows make the tests mildly correlated) + 5% of fn as the model-error
+   *       allowance (the model treats the K cells of a key as independent given the block arrivals;
+   *       they sit in distinct words with independent decay, and the residual coupling via shared
+   *       set events measured below 3%).
    * </ul>
    */
   @ParameterizedTest
@@ -56,7 +57,8 @@ class StableBloomFilterTest {
     }
     double fpr = fp / (double) NON_MEMBERS;
     assertEquals(g.stableFpr(), fpr, 0.15 * g.stableFpr(), "stable FPR");
-    assertEquals(g.stableFpr(), f.estimatedFpr(), 1e-3 * g.stableFpr(), "estimatedFpr at the stable point");
+    assertEquals(
+        g.stableFpr(), f.estimatedFpr(), 1e-3 * g.stableFpr(), "estimatedFpr at the stable point");
 
     long[] gaps = new long[FN_LEVELS.length];
     for (int t = 0; t < gaps.length; t++) {
@@ -86,15 +88,18 @@ class StableBloomFilterTest {
       }
       c++;
     }
-    StringBuilder report = new StringBuilder(String.format(
-        "stable d=%d %s: zero fraction %.4f (model %.4f), FPR %.5f (model %.5f)", d, g, z,
-        g.stableZeroFraction(), fpr, g.stableFpr()));
+    StringBuilder report =
+        new StringBuilder(
+            String.format(
+                "stable d=%d %s: zero fraction %.4f (model %.4f), FPR %.5f (model %.5f)",
+                d, g, z, g.stableZeroFraction(), fpr, g.stableFpr()));
     for (int t = 0; t < gaps.length; t++) {
       double model = StableMath.falseNegative(g, gaps[t]);
       double measured = fn[t] / (double) FN_TESTS;
       double sigma = Math.sqrt(model * (1 - model) / FN_TESTS);
       report.append(String.format(", FN at gap %d: %.5f (model %.5f)", gaps[t], measured, model));
-      assertEquals(model, measured, 4 * Math.sqrt(2) * sigma + 0.05 * model, "FN at gap " + gaps[t]);
+      assertEquals(
+          model, measured, 4 * Math.sqrt(2) * sigma + 0.05 * model, "FN at gap " + gaps[t]);
     }
     System.out.println(report);
   }
@@ -124,27 +129,28 @@ class StableBloomFilterTest {
    * An element H inserted again and again among distinct ones, all in one block (the per-block K,
    * P, W of the 64 KiB filter, blocks = 1), with {@link StableBloomFilter#add}, which inserts
    * unconditionally (testAndAdd re-inserts an element only once it is forgotten; either way a
-   * re-insert must decay cells chosen afresh): each trial inserts a distinct X, then H, D, H, D, ..., H (R repeats
-   * of H with R - 1 distinct D's between them, a gap of 2R - 1 arrivals), then tests X. R is the
-   * fewest repeats at which the model forgets at least 30% of the X's, where it is most sensitive.
+   * re-insert must decay cells chosen afresh): each trial inserts a distinct X, then H, D, H, D,
+   * ..., H (R repeats of H with R - 1 distinct D's between them, a gap of 2R - 1 arrivals), then
+   * tests X. R is the fewest repeats at which the model forgets at least 30% of the X's, where it
+   * is most sensitive.
    *
    * <p>Deng & Rafiei's model has every arrival decrement P cells chosen independently of the past,
-   * so each repeat of H decays fresh cells. Model, from the per-cell chain
-   * {@link StableMath#cellChain}: a D arrival is T(K, P); an H arrival is T(0, P) (it sets only its
-   * own K cells); a cell of X that is one of H's K cells (probability K/mb) was just set by the last
-   * H, so it is not 0. P(cell = 0) = (1 - K/mb) (e_Max T_H (T_D T_H)^(R-1))[0], and X is forgotten
+   * so each repeat of H decays fresh cells. Model, from the per-cell chain {@link
+   * StableMath#cellChain}: a D arrival is T(K, P); an H arrival is T(0, P) (it sets only its own K
+   * cells); a cell of X that is one of H's K cells (probability K/mb) was just set by the last H,
+   * so it is not 0. P(cell = 0) = (1 - K/mb) (e_Max T_H (T_D T_H)^(R-1))[0], and X is forgotten
    * w.p. 1 - (1 - P(cell = 0))^K ({@link StableMath#falseNegative} with blocks = 1, reported
    * alongside, uses T_D for every arrival).
    *
    * <p>Trials use disjoint arrivals, and X's cells after its insert depend only on later arrivals,
    * so the count is Binomial(20000, fn): tolerance 4 sigma (sigma ~0.0035). The model's one
    * approximation, X's K cells treated as independent, is small here (they lie in distinct words,
-   * decayed independently): measured 0.363 / 0.412 / 0.390 / 0.458 for d = 1..4 against
-   * 0.361 / 0.410 / 0.392 / 0.457, all within one sigma. The all-distinct model (0.359 / 0.388 /
-   * 0.344 / 0.385) is not the right reference: a repeat of H sets no new cells of the block.
-   * Decay positions derived from the element's hash alone decremented the same P cells at every
-   * repeat of H and measured 0.226 / 0.453 / 0.892 / 0.957 (d = 1 forgets less: the other cells
-   * are never decayed by H).
+   * decayed independently): measured 0.363 / 0.412 / 0.390 / 0.458 for d = 1..4 against 0.361 /
+   * 0.410 / 0.392 / 0.457, all within one sigma. The all-distinct model (0.359 / 0.388 / 0.344 /
+   * 0.385) is not the right reference: a repeat of H sets no new cells of the block. Decay
+   * positions derived from the element's hash alone decremented the same P cells at every repeat of
+   * H and measured 0.226 / 0.453 / 0.892 / 0.957 (d = 1 forgets less: the other cells are never
+   * decayed by H).
    */
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 4})
@@ -155,7 +161,8 @@ class StableBloomFilterTest {
     while (hotModel(g, repeats) < HOT_LEVEL) {
       repeats++;
     }
-    FilterHeader h = FilterHeader.stable(FilterSpec.stable(EPS, MEMORY, d), UrlMapping.seedOnly(1), g);
+    FilterHeader h =
+        FilterHeader.stable(FilterSpec.stable(EPS, MEMORY, d), UrlMapping.seedOnly(1), g);
     StableBloomFilter f = new StableBloomFilter(h, new HeapPageStore());
     long hot1 = Keys.h1(5, 0);
     long hot2 = Keys.h2(5, 0);
@@ -179,7 +186,8 @@ class StableBloomFilterTest {
     double allDistinct = StableMath.falseNegative(g, 2L * repeats - 1);
     double measured = forgotten / (double) HOT_TRIALS;
     double sigma = Math.sqrt(model * (1 - model) / HOT_TRIALS);
-    System.out.printf("hot d=%d R=%d %s: forgotten %.4f, model %.4f (all-distinct model %.4f), sigma %.4f%n",
+    System.out.printf(
+        "hot d=%d R=%d %s: forgotten %.4f, model %.4f (all-distinct model %.4f), sigma %.4f%n",
         d, repeats, g, measured, model, allDistinct, sigma);
     assertEquals(model, measured, 4 * sigma, "fraction forgotten after " + repeats + " repeats");
   }
@@ -261,7 +269,8 @@ class StableBloomFilterTest {
       long[] hash = new long[2];
       for (int i = 0; i < decisions[run].length; i++) {
         // a repeating stream: duplicates at varying distances
-        byte[] url = ("https://example.org/p/" + (i * 7919L % 30_011)).getBytes(StandardCharsets.UTF_8);
+        byte[] url =
+            ("https://example.org/p/" + (i * 7919L % 30_011)).getBytes(StandardCharsets.UTF_8);
         hasher.hash(url, 0, url.length, hash);
         decisions[run][i] = f.testAndAdd(hash[0], hash[1]);
       }

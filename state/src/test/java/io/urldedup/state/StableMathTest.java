@@ -21,7 +21,8 @@ class StableMathTest {
         double[][] t = StableMath.cellChain(k, p, mb, max);
         double stationary = StableMath.power(t, 1L << 30)[max][0];
         // 30 squarings accumulate ~1e-9 of rounding
-        assertEquals(StableMath.zeroFraction(p, k, mb, max), stationary, 1e-7, "d=" + d + " k=" + k);
+        assertEquals(
+            StableMath.zeroFraction(p, k, mb, max), stationary, 1e-7, "d=" + d + " k=" + k);
       }
     }
   }
@@ -39,7 +40,8 @@ class StableMathTest {
             }
             assertTrue(StableMath.fpr(p, k, mb, max) <= eps * (1 + 1e-9), "meets target");
             if (p > 1) {
-              assertTrue(StableMath.fpr(p - 1, k, mb, max) > eps, "P-1 misses it: d=" + d + " k=" + k);
+              assertTrue(
+                  StableMath.fpr(p - 1, k, mb, max) > eps, "P-1 misses it: d=" + d + " k=" + k);
             }
           }
         }
@@ -60,10 +62,12 @@ class StableMathTest {
       assertTrue(fn >= previous, "non-decreasing in the gap");
       previous = fn;
     }
-    // long after its insert an element is as likely remembered as a non-member: 1 - FN -> stable FPR
+    // long after its insert an element is as likely remembered as a non-member: 1 - FN -> stable
+    // FPR
     assertEquals(1 - g.stableFpr(), StableMath.falseNegative(g, 1_000_000_000L), 1e-6);
     long t0 = System.nanoTime();
-    StableMath.falseNegative(FilterSpec.stable(0.01, 1L << 34, 3).newHeader(0).stableGeometry(), 1_000_000_000L);
+    StableMath.falseNegative(
+        FilterSpec.stable(0.01, 1L << 34, 3).newHeader(0).stableGeometry(), 1_000_000_000L);
     assertTrue(System.nanoTime() - t0 < 2_000_000_000L, "g = 1e9 must be cheap");
   }
 
@@ -72,7 +76,6 @@ class StableMathTest {
    * independent cells each following set/decrement events): checks the matrix-power and
    * binomial-sum code, independently of the filter. 200k trials: 4 sigma of Binomial(200k, fn).
    */
-
   @Test
   void falseNegativeModelMatchesMonteCarloOfTheChain() {
     StableMath.Geometry g = new StableMath.Geometry(2, 4, 20, 8, 64);
@@ -87,7 +90,9 @@ class StableMathTest {
         // j ~ Binomial(gap, 1/blocks) by geometric skips between the block's arrivals
         int j = -1;
         double logMiss = Math.log1p(-1.0 / g.blocks());
-        for (long at = -1; at < gap; at += 1 + (long) Math.floor(Math.log(1 - rnd.nextDouble()) / logMiss)) {
+        for (long at = -1;
+            at < gap;
+            at += 1 + (long) Math.floor(Math.log(1 - rnd.nextDouble()) / logMiss)) {
           j++;
         }
         boolean forgotten = false;
@@ -108,7 +113,8 @@ class StableMathTest {
       }
       double model = StableMath.falseNegative(g, gap);
       double measured = fn / (double) trials;
-      assertEquals(model, measured, 4 * Math.sqrt(model * (1 - model) / trials) + 1e-4, "gap " + gap);
+      assertEquals(
+          model, measured, 4 * Math.sqrt(model * (1 - model) / trials) + 1e-4, "gap " + gap);
     }
   }
 

@@ -14,10 +14,10 @@ import org.apache.flink.util.Collector;
 
 /**
  * A State Processor API reader of the dedup operator's shards: opens its keyed states (the
- * operator's own descriptors) and hands each shard that has a header to {@link #read}. A shard
- * with insert log chunks ({@code --materialize-every} above 1) is handed over as the operator
- * would restore it: its log replayed, in chunk order, over a copy of its header and over its
- * stored pages (copied where the replay touches them; the snapshot is not changed).
+ * operator's own descriptors) and hands each shard that has a header to {@link #read}. A shard with
+ * insert log chunks ({@code --materialize-every} above 1) is handed over as the operator would
+ * restore it: its log replayed, in chunk order, over a copy of its header and over its stored pages
+ * (copied where the replay touches them; the snapshot is not changed).
  */
 abstract class FilterShardReader<T> extends KeyedStateReaderFunction<Integer, T> {
 
@@ -58,5 +58,6 @@ abstract class FilterShardReader<T> extends KeyedStateReaderFunction<Integer, T>
   }
 
   /** One shard: its header and pages (absent pages are zeros), with its insert log replayed. */
-  abstract void read(int shard, FilterHeader header, ReplayedPages pages, Collector<T> out) throws Exception;
+  abstract void read(int shard, FilterHeader header, ReplayedPages pages, Collector<T> out)
+      throws Exception;
 }

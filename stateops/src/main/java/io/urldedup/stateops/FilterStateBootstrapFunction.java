@@ -7,7 +7,10 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.state.api.functions.KeyedStateBootstrapFunction;
 
-/** Writes a shard's header and pages ({@link ShardPage}s, keyed by shard) into the dedup operator's two keyed states. */
+/**
+ * Writes a shard's header and pages ({@link ShardPage}s, keyed by shard) into the dedup operator's
+ * two keyed states.
+ */
 final class FilterStateBootstrapFunction extends KeyedStateBootstrapFunction<Integer, ShardPage> {
 
   private static final long serialVersionUID = 1L;

@@ -19,7 +19,8 @@ public final class FilterStateReader {
   private FilterStateReader() {}
 
   /** One report per shard in state. */
-  public static List<ShardReport> shards(StreamExecutionEnvironment env, StateLocation at) throws Exception {
+  public static List<ShardReport> shards(StreamExecutionEnvironment env, StateLocation at)
+      throws Exception {
     return read(env, at, new ShardStateReader(), TypeInformation.of(ShardReport.class));
   }
 
@@ -27,16 +28,23 @@ public final class FilterStateReader {
    * Answers for the hashed URLs ({@code queries}: per shard, index, h1, h2 flattened), plus one
    * fingerprint record (index -1) per shard in state.
    */
-  public static List<ProbeAnswer> probe(StreamExecutionEnvironment env, StateLocation at,
-      HashMap<Integer, long[]> queries) throws Exception {
+  public static List<ProbeAnswer> probe(
+      StreamExecutionEnvironment env, StateLocation at, HashMap<Integer, long[]> queries)
+      throws Exception {
     return read(env, at, new ProbeReader(queries), TypeInformation.of(ProbeAnswer.class));
   }
 
-  static <T> List<T> read(StreamExecutionEnvironment env, StateLocation at, FilterShardReader<T> fn,
-      TypeInformation<T> type) throws Exception {
-    StateBackend backend = at.nativeRocksDb() ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
-    DataStream<T> s = SavepointReader.read(env, at.path().toString(), backend)
-        .readKeyedState(FilterStates.OPERATOR, fn, Types.INT, type);
+  static <T> List<T> read(
+      StreamExecutionEnvironment env,
+      StateLocation at,
+      FilterShardReader<T> fn,
+      TypeInformation<T> type)
+      throws Exception {
+    StateBackend backend =
+        at.nativeRocksDb() ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
+    DataStream<T> s =
+        SavepointReader.read(env, at.path().toString(), backend)
+            .readKeyedState(FilterStates.OPERATOR, fn, Types.INT, type);
     List<T> out = new ArrayList<>();
     try (CloseableIterator<T> it = s.executeAndCollect("urldedup state reader")) {
       it.forEachRemaining(out::add);

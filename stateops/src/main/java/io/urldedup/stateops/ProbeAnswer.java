@@ -39,7 +39,10 @@ public class ProbeAnswer {
 
   /** The mapping a record with index -1 reports. */
   public io.urldedup.state.UrlMapping storedMapping() {
-    return new io.urldedup.state.UrlMapping(seedFingerprint, shards, canonicalizationFingerprint,
+    return new io.urldedup.state.UrlMapping(
+        seedFingerprint,
+        shards,
+        canonicalizationFingerprint,
         canonicalizationSettings == null ? "" : canonicalizationSettings);
   }
 }

@@ -17,6 +17,7 @@ final class ReplayedPages implements PageStore {
 
   private final MapState<Long, long[]> stored;
   private final ReadOnlyPages base;
+
   /** Pages the replay fetched (copies, possibly changed); null while nothing is replayed. */
   private Map<Long, long[]> overlay;
 
@@ -54,8 +55,8 @@ final class ReplayedPages implements PageStore {
 
   /**
    * Every page of the shard (stored, or created by the replay), replayed content where the replay
-   * touched it; in ascending page id. A page that is all zeros and never stored is left out, as
-   * the operator's cache leaves it out.
+   * touched it; in ascending page id. A page that is all zeros and never stored is left out, as the
+   * operator's cache leaves it out.
    */
   void forEach(BiConsumer<Long, long[]> action) throws Exception {
     if (overlay == null) {

@@ -15,28 +15,28 @@ import io.urldedup.state.StableMath;
  * variance, and the false-positive rate those bits give a fresh URL. Independent of the header's
  * counters, so {@code inspect} can show both.
  *
- * <p>Blocked slices (scalable): a block of m = 512 bits holding j elements of k probes each has,
- * in expectation, m (1 - (1 - 1/m)^{kj}) bits set (the probes are uniform in the block, with
+ * <p>Blocked slices (scalable): a block of m = 512 bits holding j elements of k probes each has, in
+ * expectation, m (1 - (1 - 1/m)^{kj}) bits set (the probes are uniform in the block, with
  * replacement), so x set bits estimate j = ln(1 - x/m) / (k ln(1 - 1/m)), with variance about
  * (m/k^2)(e^{kj/m} - 1 - kj/m) (Swamidass & Baldi, J. Chem. Inf. Model. 47, 2007, eq. for the
- * variance of the cardinality estimate); blocks are independent given their loads and are
- * summed, each less its second-order bias ({@link #corrected}). A fresh URL lands in a uniform
- * block and is a false positive with probability (x/m)^k
- * there, so the mean over blocks is the slice's FPR as the bits stand.
+ * variance of the cardinality estimate); blocks are independent given their loads and are summed,
+ * each less its second-order bias ({@link #corrected}). A fresh URL lands in a uniform block and is
+ * a false positive with probability (x/m)^k there, so the mean over blocks is the slice's FPR as
+ * the bits stand.
  *
  * <p>Stable: non-zero cells, and the mean over blocks of (non-zero fraction)^K.
  *
  * <p>Aged (layout of {@link io.urldedup.state.AgedBloomFilter}: rows of k + l words, one per ring
- * column, word 0 of each page its generation stamp): slice position i (0 the newest) is ring
- * column (base + i) mod (k + l), base = floorMod(-generation, k + l); a column recycled since the
- * page's stamp reads as zero. Each insert sets one bit of one word in each of k slices, so per
- * word the estimate above holds with m = 64, k = 1, and the sum over positions divided by k
- * estimates the URLs whose bits are still in the ring. The FPR is the mean over rows of the
- * probability that k consecutive positions match, position i matching with probability
- * popcount(word_i) / 64 (independent bit positions per column): a run-length recursion per row.
- * Aged layout 2 ({@code AgedLineRowFilter}: rows of 8 L words tiling the page, each with a 48-bit
- * stamp in its first word and a B-bit segment per ring column): the same per row, with the row's
- * own stamp, segments for words and m = B.
+ * column, word 0 of each page its generation stamp): slice position i (0 the newest) is ring column
+ * (base + i) mod (k + l), base = floorMod(-generation, k + l); a column recycled since the page's
+ * stamp reads as zero. Each insert sets one bit of one word in each of k slices, so per word the
+ * estimate above holds with m = 64, k = 1, and the sum over positions divided by k estimates the
+ * URLs whose bits are still in the ring. The FPR is the mean over rows of the probability that k
+ * consecutive positions match, position i matching with probability popcount(word_i) / 64
+ * (independent bit positions per column): a run-length recursion per row. Aged layout 2 ({@code
+ * AgedLineRowFilter}: rows of 8 L words tiling the page, each with a 48-bit stamp in its first word
+ * and a B-bit segment per ring column): the same per row, with the row's own stamp, segments for
+ * words and m = B.
  */
 final class ShardBits {
 
@@ -158,7 +158,8 @@ final class ShardBits {
       if (x == 0) {
         continue;
       }
-      double j = corrected(Math.log1p(-Math.min(x, m - 0.5) / m) / (k * LN_BLOCK_BIT), m, k, LN_BLOCK_BIT);
+      double j =
+          corrected(Math.log1p(-Math.min(x, m - 0.5) / m) / (k * LN_BLOCK_BIT), m, k, LN_BLOCK_BIT);
       double kj = k * j / m;
       set[slice] += x;
       est[slice] += j;
@@ -214,7 +215,8 @@ final class ShardBits {
         int x = (stale >>> col & 1) != 0 ? 0 : Long.bitCount(words[off + col]);
         p[i] = x / m;
         if (x != 0) {
-          double j = corrected(Math.log1p(-Math.min(x, m - 0.5) / m) / LN_WORD_BIT, m, 1, LN_WORD_BIT);
+          double j =
+              corrected(Math.log1p(-Math.min(x, m - 0.5) / m) / LN_WORD_BIT, m, 1, LN_WORD_BIT);
           set[i] += x;
           est[i] += j;
           var[i] += m * (Math.expm1(j / m) - j / m);
@@ -224,7 +226,10 @@ final class ShardBits {
     }
   }
 
-  /** Layout 2: as {@link #agedPage}, per row of the page with the row's own stamp and B-bit segments. */
+  /**
+   * Layout 2: as {@link #agedPage}, per row of the page with the row's own stamp and B-bit
+   * segments.
+   */
   private void agedLinePage(long[] words, long page, AgedMath.Geometry g) {
     int rowsPerPage = g.rowsPerPage();
     int rowWords = g.rowWords();
@@ -277,10 +282,10 @@ final class ShardBits {
 
   /**
    * The estimate j = ln(1 - x/m) / (k ln q), q = 1 - 1/m, less its second-order (delta method)
-   * bias: j is convex in x, so E[j] = f(E x) + f''(E x) Var(x) / 2 with f'' = 1 / ((m - x)^2 k
-   * |ln q|); with t = kj probes, E(m - x) = m q^t and Var(x) = m(m-1)(1 - 2/m)^t + m q^t - m^2
-   * q^{2t} (occupancy of m cells by t uniform throws). Uncorrected, the sum over blocks drifts
-   * above the truth by about 0.04% (4 sd at 10^7 URLs).
+   * bias: j is convex in x, so E[j] = f(E x) + f''(E x) Var(x) / 2 with f'' = 1 / ((m - x)^2 k |ln
+   * q|); with t = kj probes, E(m - x) = m q^t and Var(x) = m(m-1)(1 - 2/m)^t + m q^t - m^2 q^{2t}
+   * (occupancy of m cells by t uniform throws). Uncorrected, the sum over blocks drifts above the
+   * truth by about 0.04% (4 sd at 10^7 URLs).
    */
   private static double corrected(double j, double m, int k, double lnQ) {
     double t = k * j;
@@ -290,7 +295,10 @@ final class ShardBits {
     return j - Math.max(0, var) / (2 * empty * empty * k * -lnQ);
   }
 
-  /** Columns recycled between the page's stamp and generation g (as {@code AgedBloomFilter} clears them lazily). */
+  /**
+   * Columns recycled between the page's stamp and generation g (as {@code AgedBloomFilter} clears
+   * them lazily).
+   */
   private long staleColumns(long stamp, long g) {
     long d = g - stamp;
     if (d <= 0) {

@@ -12,10 +12,13 @@ package io.urldedup.stateops;
 public class ShardReport {
 
   public int shard;
+
   /** {@link io.urldedup.state.FilterHeaderSerializer} bytes of the stored header. */
   public byte[] header;
+
   /** Pages present in state (a page never written is absent and reads as zeros). */
   public long storedPages;
+
   public double[] setFraction;
   public double[] bitEstimate;
   public double[] bitEstimateVariance;

@@ -9,7 +9,8 @@ final class ShardStateReader extends FilterShardReader<ShardReport> {
   private static final long serialVersionUID = 1L;
 
   @Override
-  void read(int shard, FilterHeader h, ReplayedPages pages, Collector<ShardReport> out) throws Exception {
+  void read(int shard, FilterHeader h, ReplayedPages pages, Collector<ShardReport> out)
+      throws Exception {
     ShardBits bits = new ShardBits(h);
     pages.forEach(bits::page);
     out.collect(bits.report(shard));

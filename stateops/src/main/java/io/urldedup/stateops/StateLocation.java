@@ -1,6 +1,8 @@
 package io.urldedup.stateops;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
@@ -13,18 +15,19 @@ import org.apache.flink.runtime.state.KeyedStateHandle;
 import org.apache.flink.state.api.runtime.SavepointLoader;
 
 /**
- * A savepoint or retained checkpoint holding dedup operator state, found from what a user passes
- * as {@code --state DIR}: the savepoint or {@code chk-N} directory itself, a directory of
- * savepoints ({@code run --state} and {@code bootstrap} write {@code savepoint-*} there), or a
- * checkpoint directory ({@code <job id>/chk-N}); the newest complete one (with {@code _metadata})
- * wins. Paths go through Flink's {@link FileSystem}: a local directory, or any scheme Flink has a
- * file system for in this process (s3://, hdfs:// with their plugins on a cluster).
+ * A savepoint or retained checkpoint holding dedup operator state, found from what a user passes as
+ * {@code --state DIR}: the savepoint or {@code chk-N} directory itself, a directory of savepoints
+ * ({@code run --state} and {@code bootstrap} write {@code savepoint-*} there), or a checkpoint
+ * directory ({@code <job id>/chk-N}); the newest complete one (with {@code _metadata}) wins. Paths
+ * go through Flink's {@link FileSystem}: a local directory, or any scheme Flink has a file system
+ * for in this process (s3://, hdfs:// with their plugins on a cluster).
  *
  * <p>Which backend reads it: a native RocksDB snapshot (incremental checkpoints, native-format
  * savepoints) only RocksDB can read; canonical savepoints and hashmap checkpoints the heap backend
  * reads, whichever backend wrote them.
  */
-public record StateLocation(Path path, boolean nativeRocksDb, int maxParallelism, long stateBytes, int subtasks) {
+public record StateLocation(
+    Path path, boolean nativeRocksDb, int maxParallelism, long stateBytes, int subtasks) {
 
   static final String METADATA = "_metadata";
 
@@ -43,8 +46,8 @@ public record StateLocation(Path path, boolean nativeRocksDb, int maxParallelism
   /**
    * The newest snapshot under {@code dir}, if any (a missing directory has none).
    *
-   * @throws IOException also when no file system serves the path's scheme here
-   *     ({@link org.apache.flink.core.fs.UnsupportedFileSystemSchemeException})
+   * @throws IOException also when no file system serves the path's scheme here ({@link
+   *     org.apache.flink.core.fs.UnsupportedFileSystemSchemeException})
    */
   public static Optional<Path> find(Path dir) throws IOException {
     FileSystem fs = dir.getFileSystem();
@@ -62,7 +65,9 @@ public record StateLocation(Path path, boolean nativeRocksDb, int maxParallelism
         continue;
       }
       long t = fs.getFileStatus(md).getModificationTime();
-      if (best == null || t > bestTime || (t == bestTime && candidate.toString().compareTo(best.toString()) > 0)) {
+      if (best == null
+          || t > bestTime
+          || (t == bestTime && candidate.toString().compareTo(best.toString()) > 0)) {
         best = candidate;
         bestTime = t;
       }
@@ -78,8 +83,8 @@ public record StateLocation(Path path, boolean nativeRocksDb, int maxParallelism
     return fs.exists(p) && !fs.getFileStatus(p).isDir();
   }
 
-  private static java.util.List<Path> subdirectories(FileSystem fs, Path dir, int depth) throws IOException {
-    java.util.List<Path> out = new java.util.ArrayList<>();
+  private static List<Path> subdirectories(FileSystem fs, Path dir, int depth) throws IOException {
+    List<Path> out = new ArrayList<>();
     FileStatus[] children = fs.listStatus(dir);
     if (children == null) {
       return out;
@@ -96,29 +101,40 @@ public record StateLocation(Path path, boolean nativeRocksDb, int maxParallelism
   }
 
   /**
-   * Opens the snapshot's metadata; fails with an {@link IOException} that says what is wrong if
-   * it is not Flink snapshot metadata or holds no dedup operator state.
+   * Opens the snapshot's metadata; fails with an {@link IOException} that says what is wrong if it
+   * is not Flink snapshot metadata or holds no dedup operator state.
    */
   public static StateLocation open(Path snapshot) throws IOException {
     CheckpointMetadata md;
     try {
       md = SavepointLoader.loadSavepointMetadata(snapshot.toString());
     } catch (IOException | RuntimeException e) {
-      throw new IOException(new Path(snapshot, METADATA) + " is not readable Flink savepoint or checkpoint metadata ("
-          + rootMessage(e) + ")", e);
+      throw new IOException(
+          new Path(snapshot, METADATA)
+              + " is not readable Flink savepoint or checkpoint metadata ("
+              + rootMessage(e)
+              + ")",
+          e);
     }
-    OperatorState op = md.getOperatorStates().stream()
-        .filter(o -> o.getOperatorID().equals(FilterStates.OPERATOR.getOperatorId()))
-        .findFirst()
-        .orElseThrow(() -> new IOException(snapshot + " holds no state of the dedup operator (uid '"
-            + FilterStates.OPERATOR.getUid().orElse("?") + "')"));
+    OperatorState op =
+        md.getOperatorStates().stream()
+            .filter(o -> o.getOperatorID().equals(FilterStates.OPERATOR.getOperatorId()))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IOException(
+                        snapshot
+                            + " holds no state of the dedup operator (uid '"
+                            + FilterStates.OPERATOR.getUid().orElse("?")
+                            + "')"));
     boolean rocks = false;
     for (OperatorSubtaskState s : op.getStates()) {
       for (KeyedStateHandle k : s.getManagedKeyedState()) {
         rocks |= k instanceof IncrementalKeyedStateHandle;
       }
     }
-    return new StateLocation(snapshot, rocks, op.getMaxParallelism(), op.getStateSize(), op.getNumberCollectedStates());
+    return new StateLocation(
+        snapshot, rocks, op.getMaxParallelism(), op.getStateSize(), op.getNumberCollectedStates());
   }
 
   private static String rootMessage(Throwable e) {

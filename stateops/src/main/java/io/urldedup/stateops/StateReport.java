@@ -21,10 +21,9 @@ import java.util.Locale;
 
 /**
  * What {@code inspect} prints: the filter in a snapshot, per shard and in total. Numbers come from
- * two independent sources where possible: the header's counters with the filter's own model
- * ({@link DedupFilter#estimatedFpr()}, {@link DedupFilter#fillRatio()}; generic over filter
- * kinds), and the bits in the pages ({@link ShardBits}). Aged filters get their own part,
- * {@link AgedStateReport}.
+ * two independent sources where possible: the header's counters with the filter's own model ({@link
+ * DedupFilter#estimatedFpr()}, {@link DedupFilter#fillRatio()}; generic over filter kinds), and the
+ * bits in the pages ({@link ShardBits}). Aged filters get their own part, {@link AgedStateReport}.
  *
  * <p>Job-level FPR: a fresh URL lands in a uniform shard, so it is the mean of the shards'.
  */
@@ -58,7 +57,8 @@ public final class StateReport {
 
   FilterHeader first() {
     if (shards.isEmpty()) {
-      throw new IllegalStateException("the snapshot holds no filter shard (no URL was ever processed)");
+      throw new IllegalStateException(
+          "the snapshot holds no filter shard (no URL was ever processed)");
     }
     return shards.get(0).header();
   }
@@ -104,13 +104,17 @@ public final class StateReport {
 
   /** Mean over shards of the FPR the bits give: 1 - prod over slices (1 - slice FPR). */
   public double measuredFpr() {
-    return shards.stream().mapToDouble(s -> {
-      double pass = 1;
-      for (double f : s.bits().measuredFpr) {
-        pass *= 1 - f;
-      }
-      return 1 - pass;
-    }).average().orElse(0);
+    return shards.stream()
+        .mapToDouble(
+            s -> {
+              double pass = 1;
+              for (double f : s.bits().measuredFpr) {
+                pass *= 1 - f;
+              }
+              return 1 - pass;
+            })
+        .average()
+        .orElse(0);
   }
 
   public long saturatedShards() {
@@ -138,32 +142,69 @@ public final class StateReport {
     int n = shardCount();
     UrlMapping m = h.mapping();
     line(b, "state: %s", at.display());
-    line(b, "  %s, max parallelism %d, %s on disk (%s of state in the metadata), %d subtask states",
-        at.nativeRocksDb() ? "native RocksDB snapshot" : "canonical savepoint format", at.maxParallelism(),
-        ByteSize.format(bytesOnDisk), ByteSize.format(at.stateBytes()), at.subtasks());
-    line(b, "filter: %s, format v%d, seed fingerprint %016x (a hash of the seed, never the seed)", lower(h.kind()),
-        h.formatVersion(), h.seedFingerprint());
-    line(b, "  flags: %s --shards %s", flags(spec, n), m.shards() == UrlMapping.UNKNOWN ? "(not recorded)" : m.shards());
-    line(b, "  canonicalization: %s", m.canonicalizationFingerprint() == UrlMapping.UNKNOWN ? "(not recorded)"
-        : String.format(Locale.ROOT, "fingerprint %016x (%s)", m.canonicalizationFingerprint(),
-            m.canonicalizationSettings().replace('\n', ' ').trim()));
+    line(
+        b,
+        "  %s, max parallelism %d, %s on disk (%s of state in the metadata), %d subtask states",
+        at.nativeRocksDb() ? "native RocksDB snapshot" : "canonical savepoint format",
+        at.maxParallelism(),
+        ByteSize.format(bytesOnDisk),
+        ByteSize.format(at.stateBytes()),
+        at.subtasks());
+    line(
+        b,
+        "filter: %s, format v%d, seed fingerprint %016x (a hash of the seed, never the seed)",
+        lower(h.kind()),
+        h.formatVersion(),
+        h.seedFingerprint());
+    line(
+        b,
+        "  flags: %s --shards %s",
+        flags(spec, n),
+        m.shards() == UrlMapping.UNKNOWN ? "(not recorded)" : m.shards());
+    line(
+        b,
+        "  canonicalization: %s",
+        m.canonicalizationFingerprint() == UrlMapping.UNKNOWN
+            ? "(not recorded)"
+            : String.format(
+                Locale.ROOT,
+                "fingerprint %016x (%s)",
+                m.canonicalizationFingerprint(),
+                m.canonicalizationSettings().replace('\n', ' ').trim()));
     line(b, "shards in state: %d of %d", shards.size(), n);
     if (h.kind() == FilterSpec.Kind.AGED) {
       new AgedStateReport(this).text(b, h, spec, n);
       return b.toString();
     }
     if (h.kind() == FilterSpec.Kind.STABLE) {
-      line(b, "distinct URLs: %,d inserted (a repeat is a read); the model says %,.0f are still held, the rest"
-          + " forgotten", inserts(), held());
-      line(b, "fill: %s of cells non-zero (model %s)", FilterPlan.pct(meanSet()), FilterPlan.pct(meanFill()));
+      line(
+          b,
+          "distinct URLs: %,d inserted (a repeat is a read); the model says %,.0f are still held, the rest"
+              + " forgotten",
+          inserts(),
+          held());
+      line(
+          b,
+          "fill: %s of cells non-zero (model %s)",
+          FilterPlan.pct(meanSet()),
+          FilterPlan.pct(meanFill()));
     } else {
-      line(b, "distinct URLs: %,d recorded (exact insert counts per slice); the bits say %,.0f +- %,.0f (1 sd)",
-          inserts(), bitEstimate(), bitEstimateSd());
+      line(
+          b,
+          "distinct URLs: %,d recorded (exact insert counts per slice); the bits say %,.0f +- %,.0f (1 sd)",
+          inserts(),
+          bitEstimate(),
+          bitEstimateSd());
       line(b, "fill: %s of bits set", FilterPlan.pct(meanSet()));
     }
     double fpr = modelFpr();
-    line(b, "false-positive rate: %s now (model), %s from the bits; target --fpr %s (%.2fx)%s",
-        FilterPlan.pct(fpr), FilterPlan.pct(measuredFpr()), FilterPlan.pct(spec.fpr()), fpr / spec.fpr(),
+    line(
+        b,
+        "false-positive rate: %s now (model), %s from the bits; target --fpr %s (%.2fx)%s",
+        FilterPlan.pct(fpr),
+        FilterPlan.pct(measuredFpr()),
+        FilterPlan.pct(spec.fpr()),
+        fpr / spec.fpr(),
         fpr > 2 * spec.fpr() ? "  WARNING: over 2x the target" : "");
     if (h.kind() == FilterSpec.Kind.STABLE) {
       line(b, "memory: %s (--memory, fixed)", ByteSize.format(memoryBytes()));
@@ -171,22 +212,51 @@ public final class StateReport {
     } else if (h.kind() == FilterSpec.Kind.SCALABLE) {
       FilterPlan.Cap cap = FilterPlan.cap(spec);
       int maxSlices = shards.stream().mapToInt(s -> s.header().slices()).max().orElse(0);
-      line(b, "memory: %s in slices (up to %d per shard) of --max-memory %s; %d of %d shards saturated%s",
-          ByteSize.format(memoryBytes()), maxSlices, ByteSize.format(spec.maxMemoryBytes() * n), saturatedShards(),
-          n, saturatedShards() > 0 ? "  WARNING: saturated shards' FPR rises with every URL" : "");
-      line(b, "cap: growth stops after %,d URLs (%,d per shard, %d slices, %s of --max-memory used); beyond it"
-          + " the FPR rises", cap.urlsPerShard() * n, cap.urlsPerShard(), cap.slices(),
+      line(
+          b,
+          "memory: %s in slices (up to %d per shard) of --max-memory %s; %d of %d shards saturated%s",
+          ByteSize.format(memoryBytes()),
+          maxSlices,
+          ByteSize.format(spec.maxMemoryBytes() * n),
+          saturatedShards(),
+          n,
+          saturatedShards() > 0 ? "  WARNING: saturated shards' FPR rises with every URL" : "");
+      line(
+          b,
+          "cap: growth stops after %,d URLs (%,d per shard, %d slices, %s of --max-memory used); beyond it"
+              + " the FPR rises",
+          cap.urlsPerShard() * n,
+          cap.urlsPerShard(),
+          cap.slices(),
           ByteSize.format(cap.bytesPerShard() * n));
     }
     line(b, "per shard:");
     boolean scalable = h.kind() != FilterSpec.Kind.STABLE;
-    line(b, "  %5s  %12s  %6s  %10s  %8s  %9s  %9s  %s", "shard", scalable ? "recorded" : "inserts",
-        "slices", "bytes", "fill", "fpr", "fpr bits", scalable ? "saturated" : "held (model)");
+    line(
+        b,
+        "  %5s  %12s  %6s  %10s  %8s  %9s  %9s  %s",
+        "shard",
+        scalable ? "recorded" : "inserts",
+        "slices",
+        "bytes",
+        "fill",
+        "fpr",
+        "fpr bits",
+        scalable ? "saturated" : "held (model)");
     StableHolding holding = scalable ? null : new StableHolding(h.stableGeometry());
     for (Shard s : shards) {
-      line(b, "  %5d  %,12d  %6d  %10s  %8s  %9s  %9s  %s", s.shard(), s.header().inserts(), s.model().sliceCount(),
-          ByteSize.format(s.model().sizeBytes()), FilterPlan.pct(set(s)), FilterPlan.pct(s.model().estimatedFpr()),
-          FilterPlan.pct(measured(s)), scalable ? (s.header().saturated() ? "yes" : "no")
+      line(
+          b,
+          "  %5d  %,12d  %6d  %10s  %8s  %9s  %9s  %s",
+          s.shard(),
+          s.header().inserts(),
+          s.model().sliceCount(),
+          ByteSize.format(s.model().sizeBytes()),
+          FilterPlan.pct(set(s)),
+          FilterPlan.pct(s.model().estimatedFpr()),
+          FilterPlan.pct(measured(s)),
+          scalable
+              ? (s.header().saturated() ? "yes" : "no")
               : String.format(Locale.ROOT, "%,.0f", holding.held(s.header().inserts())));
     }
     return b.toString();
@@ -206,11 +276,12 @@ public final class StateReport {
     double total = 0;
     FilterHeader h = s.header();
     for (int i = 0; i < s.bits().setFraction.length; i++) {
-      double units = switch (h.kind()) {
-        case STABLE -> h.stableGeometry().cells();
-        case SCALABLE -> h.sliceBlocks(i) * (double) FilterMath.BLOCK_BITS;
-        case AGED -> h.agedGeometry().rows() * (double) h.agedGeometry().segmentBits();
-      };
+      double units =
+          switch (h.kind()) {
+            case STABLE -> h.stableGeometry().cells();
+            case SCALABLE -> h.sliceBlocks(i) * (double) FilterMath.BLOCK_BITS;
+            case AGED -> h.agedGeometry().rows() * (double) h.agedGeometry().segmentBits();
+          };
       set += s.bits().setFraction[i] * units;
       total += units;
     }
@@ -228,18 +299,36 @@ public final class StateReport {
   /** The flags as a user gives them (sizes are totals over the shards). */
   private static String flags(FilterSpec spec, int shards) {
     if (spec.kind() == FilterSpec.Kind.AGED) {
-      String window = spec.timed()
-          ? String.format(Locale.ROOT, "--window %s --rate %s", duration(spec.windowMillis()), num(spec.rate() * shards))
-          : String.format(Locale.ROOT, "--window-urls %d", spec.windowUrls() * shards);
-      return String.format(Locale.ROOT, "--filter aged --fpr %s %s%s", spec.fpr(), window,
+      String window =
+          spec.timed()
+              ? String.format(
+                  Locale.ROOT,
+                  "--window %s --rate %s",
+                  duration(spec.windowMillis()),
+                  num(spec.rate() * shards))
+              : String.format(Locale.ROOT, "--window-urls %d", spec.windowUrls() * shards);
+      return String.format(
+          Locale.ROOT,
+          "--filter aged --fpr %s %s%s",
+          spec.fpr(),
+          window,
           spec.generations() > 0 ? " --generations " + spec.generations() : "");
     }
     if (spec.kind() == FilterSpec.Kind.STABLE) {
-      return String.format(Locale.ROOT, "--filter stable --fpr %s --memory %d --cell-bits %d", spec.fpr(),
-          spec.memoryBytes() * shards, spec.cellBits());
+      return String.format(
+          Locale.ROOT,
+          "--filter stable --fpr %s --memory %d --cell-bits %d",
+          spec.fpr(),
+          spec.memoryBytes() * shards,
+          spec.cellBits());
     }
-    return String.format(Locale.ROOT, "--filter scalable --fpr %s --capacity %d --growth %d --tightening %s"
-        + " --max-memory %d", spec.fpr(), spec.capacity() * shards, spec.growth(), spec.tightening(),
+    return String.format(
+        Locale.ROOT,
+        "--filter scalable --fpr %s --capacity %d --growth %d --tightening %s" + " --max-memory %d",
+        spec.fpr(),
+        spec.capacity() * shards,
+        spec.growth(),
+        spec.tightening(),
         spec.maxMemoryBytes() * shards);
   }
 
@@ -261,7 +350,8 @@ public final class StateReport {
       g.writeNumberField("formatVersion", h.formatVersion());
       g.writeStringField("seedFingerprint", String.format("%016x", h.seedFingerprint()));
       g.writeNumberField("shards", shardCount());
-      g.writeStringField("canonicalizationFingerprint",
+      g.writeStringField(
+          "canonicalizationFingerprint",
           String.format("%016x", h.mapping().canonicalizationFingerprint()));
       g.writeStringField("canonicalizationSettings", h.mapping().canonicalizationSettings());
       g.writeNumberField("fpr", spec.fpr());
@@ -335,11 +425,14 @@ public final class StateReport {
   }
 
   static String duration(long millis) {
-    return org.apache.flink.util.TimeUtils.formatWithHighestUnit(java.time.Duration.ofMillis(millis));
+    return org.apache.flink.util.TimeUtils.formatWithHighestUnit(
+        java.time.Duration.ofMillis(millis));
   }
 
   static String num(double v) {
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.4g", v);
+    return v == Math.rint(v) && Math.abs(v) < 1e15
+        ? Long.toString((long) v)
+        : String.format(Locale.ROOT, "%.4g", v);
   }
 
   static void line(StringBuilder b, String format, Object... args) {

@@ -44,28 +44,33 @@ import org.junit.jupiter.params.provider.CsvSource;
  * operator leaves after the same URLs: every header and every page equal to those of a {@link
  * DedupOperator} run over the URLs on a real backend (a test harness, the other backend than the
  * one writing the savepoint). A streaming job restored from the savepoint (on that other backend)
- * then emits exactly the reference's decisions for the known URLs plus new ones: none of the
- * known (scalable), all new ones but false positives; forgetting included for stable and aged.
+ * then emits exactly the reference's decisions for the known URLs plus new ones: none of the known
+ * (scalable), all new ones but false positives; forgetting included for stable and aged.
  */
 @org.junit.jupiter.api.Timeout(300)
 class BootstrapRestoreTest {
 
   /** 1e-6: over 4,000 first arrivals the expected false positives are below 0.01. */
   private static final FilterSpec SCALABLE = FilterSpec.scalable(1e-6, 200, 2, 0.5, 1L << 20);
+
   /** 16 KiB per shard of 4-bit cells: 500 inserts per shard make forgetting possible, and exact. */
   private static final FilterSpec STABLE = FilterSpec.stable(0.01, 16 * 1024, 4);
-  /** A count window of 150 URLs per shard, 3 generations: 500 per shard turn the ring several times. */
+
+  /**
+   * A count window of 150 URLs per shard, 3 generations: 500 per shard turn the ring several times.
+   */
   private static final FilterSpec AGED = FilterSpec.agedCount(0.01, 150, 3);
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   /** One cluster for all jobs of the class: a MiniCluster start costs seconds, more under load. */
   @org.junit.jupiter.api.extension.RegisterExtension
   static final org.apache.flink.test.junit5.MiniClusterExtension CLUSTER =
       new org.apache.flink.test.junit5.MiniClusterExtension(
           new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(2)
+              .build());
 
   static FilterSpec spec(FilterSpec.Kind kind) {
     return switch (kind) {
@@ -80,7 +85,9 @@ class BootstrapRestoreTest {
     c.set(ExecutionOptions.RUNTIME_MODE, mode);
     c.set(PipelineOptions.MAX_PARALLELISM, TestUrls.MAX_PARALLELISM);
     c.set(StateBackendOptions.STATE_BACKEND, backend);
-    c.setString("state.backend.rocksdb.localdir", Path.of(System.getProperty("java.io.tmpdir"), "rocks").toString());
+    c.setString(
+        "state.backend.rocksdb.localdir",
+        Path.of(System.getProperty("java.io.tmpdir"), "rocks").toString());
     return c;
   }
 
@@ -88,21 +95,31 @@ class BootstrapRestoreTest {
     return name.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
   }
 
-  /** Bootstrap at parallelism 2: the filters in two subtasks (partitioned by shard), two writers. */
-  static Path bootstrap(List<UrlRecord> records, FilterSpec spec, String backend, Path dir) throws Exception {
+  /**
+   * Bootstrap at parallelism 2: the filters in two subtasks (partitioned by shard), two writers.
+   */
+  static Path bootstrap(List<UrlRecord> records, FilterSpec spec, String backend, Path dir)
+      throws Exception {
     StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(conf(backend, RuntimeExecutionMode.BATCH));
+        StreamExecutionEnvironment.getExecutionEnvironment(
+            conf(backend, RuntimeExecutionMode.BATCH));
     env.setParallelism(2);
     Path out = dir.resolve("savepoint-bootstrap");
-    FilterStateWriter.bootstrap(env.fromData(records).setParallelism(1), spec, TestUrls.MAPPING, backend(backend),
-        TestUrls.MAX_PARALLELISM, out.toUri().toString());
+    FilterStateWriter.bootstrap(
+        env.fromData(records).setParallelism(1),
+        spec,
+        TestUrls.MAPPING,
+        backend(backend),
+        TestUrls.MAX_PARALLELISM,
+        out.toUri().toString());
     env.execute("bootstrap");
     return out;
   }
 
   static StreamExecutionEnvironment readerEnv() {
     StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(conf("hashmap", RuntimeExecutionMode.BATCH));
+        StreamExecutionEnvironment.getExecutionEnvironment(
+            conf("hashmap", RuntimeExecutionMode.BATCH));
     env.setParallelism(2);
     return env;
   }
@@ -118,8 +135,12 @@ class BootstrapRestoreTest {
 
   static Map<Integer, ShardDump> dump(Path savepoint) throws Exception {
     Map<Integer, ShardDump> out = new TreeMap<>();
-    for (ShardDump d : FilterStateReader.read(readerEnv(), locate(savepoint), new ShardDump.Reader(),
-        TypeInformation.of(ShardDump.class))) {
+    for (ShardDump d :
+        FilterStateReader.read(
+            readerEnv(),
+            locate(savepoint),
+            new ShardDump.Reader(),
+            TypeInformation.of(ShardDump.class))) {
       out.put(d.shard, d);
     }
     return out;
@@ -129,10 +150,12 @@ class BootstrapRestoreTest {
    * The job's operator over {@code records} on {@code backend} in a harness (one subtask, all key
    * groups), flushed as at a checkpoint barrier: every shard's header and pages in its keyed state.
    */
-  static Map<Integer, ShardDump> runState(List<UrlRecord> records, FilterSpec spec, String backend) throws Exception {
+  static Map<Integer, ShardDump> runState(List<UrlRecord> records, FilterSpec spec, String backend)
+      throws Exception {
     DedupOperator op = new DedupOperator(spec, TestUrls.MAPPING, 16, false);
     try (KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
-        new KeyedOneInputStreamOperatorTestHarness<>(op, r -> r.shard, Types.INT, TestUrls.MAX_PARALLELISM, 1, 0)) {
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            op, r -> r.shard, Types.INT, TestUrls.MAX_PARALLELISM, 1, 0)) {
       StateBackend b = backend(backend);
       if (b instanceof EmbeddedRocksDBStateBackend rocks) {
         rocks.setDbStoragePath(tmp().toString());
@@ -146,10 +169,16 @@ class BootstrapRestoreTest {
       }
       h.prepareSnapshotPreBarrier(1);
       KeyedStateBackend<Integer> kb = op.getKeyedStateBackend();
-      ValueState<FilterHeader> header = kb.getPartitionedState(VoidNamespace.INSTANCE,
-          VoidNamespaceSerializer.INSTANCE, DedupOperator.headerDescriptor());
-      MapState<Long, long[]> pages = kb.getPartitionedState(VoidNamespace.INSTANCE,
-          VoidNamespaceSerializer.INSTANCE, DedupOperator.pagesDescriptor());
+      ValueState<FilterHeader> header =
+          kb.getPartitionedState(
+              VoidNamespace.INSTANCE,
+              VoidNamespaceSerializer.INSTANCE,
+              DedupOperator.headerDescriptor());
+      MapState<Long, long[]> pages =
+          kb.getPartitionedState(
+              VoidNamespace.INSTANCE,
+              VoidNamespaceSerializer.INSTANCE,
+              DedupOperator.pagesDescriptor());
       List<Integer> keys;
       try (Stream<Integer> s = kb.getKeys(DedupOperator.HEADER_STATE, VoidNamespace.INSTANCE)) {
         keys = s.toList();
@@ -170,28 +199,39 @@ class BootstrapRestoreTest {
   }
 
   /** A streaming job restored from {@code savepoint}: the URLs it emits for {@code input}. */
-  static List<String> restoreAndRun(Path savepoint, List<UrlRecord> input, FilterSpec spec, String backend)
-      throws Exception {
+  static List<String> restoreAndRun(
+      Path savepoint, List<UrlRecord> input, FilterSpec spec, String backend) throws Exception {
     Configuration c = conf(backend, RuntimeExecutionMode.STREAMING);
     c.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint.toUri().toString());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(c);
     env.setParallelism(2);
     List<String> out = new ArrayList<>();
-    try (CloseableIterator<UrlRecord> it = env.fromData(input).setParallelism(1)
-        .keyBy(r -> r.shard, Types.INT)
-        .transform("dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(spec, TestUrls.MAPPING, 16, false))
-        .uid(DedupOperator.UID)
-        .executeAndCollect()) {
+    try (CloseableIterator<UrlRecord> it =
+        env.fromData(input)
+            .setParallelism(1)
+            .keyBy(r -> r.shard, Types.INT)
+            .transform(
+                "dedup",
+                TypeInformation.of(UrlRecord.class),
+                new DedupOperator(spec, TestUrls.MAPPING, 16, false))
+            .uid(DedupOperator.UID)
+            .executeAndCollect()) {
       it.forEachRemaining(r -> out.add(r.url()));
     }
     return out;
   }
 
   @ParameterizedTest(name = "{0} written by {1}, run and restored on {2}")
-  @CsvSource({"SCALABLE, hashmap, rocksdb", "SCALABLE, rocksdb, hashmap", "STABLE, hashmap, rocksdb",
-      "STABLE, rocksdb, hashmap", "AGED, hashmap, rocksdb", "AGED, rocksdb, hashmap"})
-  void bootstrapLeavesTheStateOfARunAndARestoreContinuesIt(FilterSpec.Kind kind, String writer, String other)
-      throws Exception {
+  @CsvSource({
+    "SCALABLE, hashmap, rocksdb",
+    "SCALABLE, rocksdb, hashmap",
+    "STABLE, hashmap, rocksdb",
+    "STABLE, rocksdb, hashmap",
+    "AGED, hashmap, rocksdb",
+    "AGED, rocksdb, hashmap"
+  })
+  void bootstrapLeavesTheStateOfARunAndARestoreContinuesIt(
+      FilterSpec.Kind kind, String writer, String other) throws Exception {
     FilterSpec spec = spec(kind);
     List<UrlRecord> known = TestUrls.urls("known", 4000);
     List<UrlRecord> fresh = TestUrls.urls("fresh", 1000);
@@ -199,7 +239,8 @@ class BootstrapRestoreTest {
 
     Map<Integer, ShardDump> run = runState(known, spec, other);
     assertEquals(TestUrls.SHARDS, run.size(), "every shard has state after the run");
-    assertEquals(run, dump(sp), "bootstrap leaves exactly the headers and pages the operator leaves");
+    assertEquals(
+        run, dump(sp), "bootstrap leaves exactly the headers and pages the operator leaves");
 
     TestUrls.Reference ref = new TestUrls.Reference(spec);
     ref.feed(known);
@@ -275,8 +316,15 @@ class BootstrapRestoreTest {
     }
     double rate = inspect(sp).measuredFpr();
     double mean = n * rate;
-    assertTrue(Math.abs(count - mean) <= 4 * Math.sqrt(mean) + 1,
-        "fresh URLs answered seen: " + count + ", expected " + mean + " (FPR from the bits " + rate + ")");
+    assertTrue(
+        Math.abs(count - mean) <= 4 * Math.sqrt(mean) + 1,
+        "fresh URLs answered seen: "
+            + count
+            + ", expected "
+            + mean
+            + " (FPR from the bits "
+            + rate
+            + ")");
     assertTrue(rate <= 0.01, "FPR from the bits over --fpr: " + rate);
   }
 }

@@ -40,20 +40,21 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code inspect} and {@code probe} of logged state ({@code --materialize-every 4}, a savepoint
- * taken between materializations: bases plus insert log chunks) answer exactly as for the state
- * of the same input written with N = 1: the same headers, pages, bit statistics and probe answers.
+ * taken between materializations: bases plus insert log chunks) answer exactly as for the state of
+ * the same input written with N = 1: the same headers, pages, bit statistics and probe answers.
  */
 @org.junit.jupiter.api.Timeout(300)
 class LoggedStateReadTest {
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @org.junit.jupiter.api.extension.RegisterExtension
   static final org.apache.flink.test.junit5.MiniClusterExtension CLUSTER =
       new org.apache.flink.test.junit5.MiniClusterExtension(
           new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(2)
+              .build());
 
   /**
    * The dedup operator over {@code records} in a harness (one subtask, heap backend, a cache that
@@ -61,11 +62,14 @@ class LoggedStateReadTest {
    * checkpoint 4 (a multiple of every N used here: all materialized), the rest, then a canonical
    * savepoint 5 written as a savepoint directory.
    */
-  private static Path savepoint(List<UrlRecord> records, FilterSpec spec, int n, Path dir) throws Exception {
-    DedupOperator op = new DedupOperator(spec, TestUrls.MAPPING, 4096, false, null, new DedupSettings(n));
+  private static Path savepoint(List<UrlRecord> records, FilterSpec spec, int n, Path dir)
+      throws Exception {
+    DedupOperator op =
+        new DedupOperator(spec, TestUrls.MAPPING, 4096, false, null, new DedupSettings(n));
     OperatorSubtaskState state;
     try (KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
-        new KeyedOneInputStreamOperatorTestHarness<>(op, r -> r.shard, Types.INT, TestUrls.MAX_PARALLELISM, 1, 0)) {
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            op, r -> r.shard, Types.INT, TestUrls.MAX_PARALLELISM, 1, 0)) {
       h.setStateBackend(new HashMapStateBackend());
       h.setCheckpointStorage(new JobManagerCheckpointStorage(64 << 20));
       h.open();
@@ -79,11 +83,17 @@ class LoggedStateReadTest {
         h.processElement(new StreamRecord<>(r));
       }
       h.prepareSnapshotPreBarrier(5);
-      state = h.snapshotWithLocalState(5, 5, SavepointType.savepoint(SavepointFormatType.CANONICAL))
-          .getJobManagerOwnedState();
+      state =
+          h.snapshotWithLocalState(5, 5, SavepointType.savepoint(SavepointFormatType.CANONICAL))
+              .getJobManagerOwnedState();
     }
-    OperatorState os = new OperatorState("dedup", DedupOperator.UID, FilterStates.OPERATOR.getOperatorId(), 1,
-        TestUrls.MAX_PARALLELISM);
+    OperatorState os =
+        new OperatorState(
+            "dedup",
+            DedupOperator.UID,
+            FilterStates.OPERATOR.getOperatorId(),
+            1,
+            TestUrls.MAX_PARALLELISM);
     os.putState(0, state);
     Path sp = dir.resolve("savepoint-n" + n);
     Files.createDirectories(sp);
@@ -115,10 +125,17 @@ class LoggedStateReadTest {
 
   private static int chunks(Path savepoint) throws Exception {
     int total = 0;
-    try (CloseableIterator<Integer> it = SavepointReader.read(BootstrapRestoreTest.readerEnv(),
-            savepoint.toUri().toString(), new HashMapStateBackend())
-        .readKeyedState(FilterStates.OPERATOR, new ChunkCounter(), Types.INT, TypeInformation.of(Integer.class))
-        .executeAndCollect("count chunks")) {
+    try (CloseableIterator<Integer> it =
+        SavepointReader.read(
+                BootstrapRestoreTest.readerEnv(),
+                savepoint.toUri().toString(),
+                new HashMapStateBackend())
+            .readKeyedState(
+                FilterStates.OPERATOR,
+                new ChunkCounter(),
+                Types.INT,
+                TypeInformation.of(Integer.class))
+            .executeAndCollect("count chunks")) {
       while (it.hasNext()) {
         total += it.next();
       }
@@ -128,15 +145,20 @@ class LoggedStateReadTest {
 
   @ParameterizedTest
   @EnumSource(FilterSpec.Kind.class)
-  void inspectAndProbeOfLoggedStateAnswerAsForTheSameStateWithoutLogs(FilterSpec.Kind kind) throws Exception {
+  void inspectAndProbeOfLoggedStateAnswerAsForTheSameStateWithoutLogs(FilterSpec.Kind kind)
+      throws Exception {
     FilterSpec spec = BootstrapRestoreTest.spec(kind);
     List<UrlRecord> known = TestUrls.urls("known", 4000);
     Path plain = savepoint(known, spec, 1, tmp);
     Path logged = savepoint(known, spec, 4, tmp);
     assertEquals(0, chunks(plain), "N = 1 writes no log");
-    assertTrue(chunks(logged) >= TestUrls.SHARDS, "N = 4 state between materializations holds log chunks");
+    assertTrue(
+        chunks(logged) >= TestUrls.SHARDS, "N = 4 state between materializations holds log chunks");
 
-    assertEquals(BootstrapRestoreTest.dump(plain), BootstrapRestoreTest.dump(logged), kind + ": headers and pages");
+    assertEquals(
+        BootstrapRestoreTest.dump(plain),
+        BootstrapRestoreTest.dump(logged),
+        kind + ": headers and pages");
 
     Map<Integer, ShardReport> a = reports(plain);
     Map<Integer, ShardReport> b = reports(logged);
@@ -154,14 +176,17 @@ class LoggedStateReadTest {
 
     List<UrlRecord> asked = new ArrayList<>(known);
     asked.addAll(TestUrls.urls("fresh", 4000));
-    assertArrayEquals(BootstrapRestoreTest.probe(plain, asked), BootstrapRestoreTest.probe(logged, asked),
+    assertArrayEquals(
+        BootstrapRestoreTest.probe(plain, asked),
+        BootstrapRestoreTest.probe(logged, asked),
         kind + ": probe answers");
   }
 
   private static Map<Integer, ShardReport> reports(Path savepoint) throws Exception {
     Map<Integer, ShardReport> out = new TreeMap<>();
-    for (ShardReport r : FilterStateReader.shards(BootstrapRestoreTest.readerEnv(),
-        BootstrapRestoreTest.locate(savepoint))) {
+    for (ShardReport r :
+        FilterStateReader.shards(
+            BootstrapRestoreTest.readerEnv(), BootstrapRestoreTest.locate(savepoint))) {
       out.put(r.shard, r);
     }
     return out;

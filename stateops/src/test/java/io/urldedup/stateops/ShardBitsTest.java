@@ -56,8 +56,17 @@ class ShardBitsTest {
     double sd = Math.sqrt(sum(rep.bitEstimateVariance));
     // the truth is n: every URL reached the only slice and threw its k probes, including the few
     // first arrivals answered seen falsely (not counted in the header's inserts: they set no bit)
-    assertTrue(Math.abs(est - n) <= 4 * sd, "bits say " + est + " +- " + sd + " for " + n + " URLs ("
-        + f.header().inserts() + " inserted)");
+    assertTrue(
+        Math.abs(est - n) <= 4 * sd,
+        "bits say "
+            + est
+            + " +- "
+            + sd
+            + " for "
+            + n
+            + " URLs ("
+            + f.header().inserts()
+            + " inserted)");
   }
 
   @ParameterizedTest(name = "aged, {0} URLs")
@@ -81,16 +90,18 @@ class ShardBitsTest {
       bitsModel += (double) f.header().agedGeometry().generationSize() * Math.min(k, ring - t);
     }
     double model = bitsModel / k;
-    // exact: what the inserts of the last k + l generations left in the ring (see StateReport.ringModel)
-    assertTrue(Math.abs(est - model) <= 4 * sd, "bits say " + est + " +- " + sd + ", the clock " + model);
+    // exact: what the inserts of the last k + l generations left in the ring (see
+    // StateReport.ringModel)
+    assertTrue(
+        Math.abs(est - model) <= 4 * sd, "bits say " + est + " +- " + sd + ", the clock " + model);
     assertTrue(c.generation() > 2L * ring, "the ring turned: generation " + c.generation());
     // the bits' FPR now is at most the model's end-of-generation FPR, which sizing put under --fpr
     assertTrue(rep.measuredFpr[0] <= spec.fpr(), "FPR from the bits " + rep.measuredFpr[0]);
   }
 
   /**
-   * Stable (inspect prints the model's estimate of what is held): the URLs inserted that the
-   * filter still answers seen, against {@link StableHolding}.
+   * Stable (inspect prints the model's estimate of what is held): the URLs inserted that the filter
+   * still answers seen, against {@link StableHolding}.
    */
   @ParameterizedTest(name = "stable, {0} URLs")
   @ValueSource(ints = {10_000, 100_000, 1_000_000})
@@ -109,7 +120,8 @@ class ShardBitsTest {
     }
     double model = new StableHolding(f.header().stableGeometry()).held(f.header().inserts());
     // held is a sum of Bernoulli(1 - FN(age)) over the inserted URLs, variance at most its mean
-    assertTrue(Math.abs(held - model) <= 4 * Math.sqrt(model) + 1, "held " + held + ", model " + model);
+    assertTrue(
+        Math.abs(held - model) <= 4 * Math.sqrt(model) + 1, "held " + held + ", model " + model);
     assertTrue(held < f.header().inserts() / 2, "the filter forgets at this size: " + held);
   }
 }

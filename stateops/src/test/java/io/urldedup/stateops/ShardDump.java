@@ -2,6 +2,7 @@ package io.urldedup.stateops;
 
 import io.urldedup.state.FilterHeader;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -30,14 +31,17 @@ public class ShardDump {
     d.header = FilterStates.encode(h);
     d.pageIds = sorted.keySet().stream().mapToLong(Long::longValue).toArray();
     List<long[]> all = new ArrayList<>(sorted.values());
-    d.words = all.stream().flatMapToLong(java.util.Arrays::stream).toArray();
+    d.words = all.stream().flatMapToLong(Arrays::stream).toArray();
     return d;
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ShardDump d && d.shard == shard && java.util.Arrays.equals(d.header, header)
-        && java.util.Arrays.equals(d.pageIds, pageIds) && java.util.Arrays.equals(d.words, words);
+    return o instanceof ShardDump d
+        && d.shard == shard
+        && Arrays.equals(d.header, header)
+        && Arrays.equals(d.pageIds, pageIds)
+        && Arrays.equals(d.words, words);
   }
 
   @Override
@@ -47,8 +51,14 @@ public class ShardDump {
 
   @Override
   public String toString() {
-    return "shard " + shard + ": header " + FilterStates.decode(header) + ", pages " + java.util.Arrays.toString(pageIds)
-        + ", words hash " + java.util.Arrays.hashCode(words);
+    return "shard "
+        + shard
+        + ": header "
+        + FilterStates.decode(header)
+        + ", pages "
+        + Arrays.toString(pageIds)
+        + ", words hash "
+        + Arrays.hashCode(words);
   }
 
   /** The reader that dumps every shard of a snapshot. */
@@ -56,7 +66,8 @@ public class ShardDump {
     private static final long serialVersionUID = 1L;
 
     @Override
-    void read(int shard, FilterHeader header, ReplayedPages pages, Collector<ShardDump> out) throws Exception {
+    void read(int shard, FilterHeader header, ReplayedPages pages, Collector<ShardDump> out)
+        throws Exception {
       TreeMap<Long, long[]> all = new TreeMap<>();
       pages.forEach(all::put);
       out.collect(ShardDump.of(shard, header, all.entrySet()));

@@ -16,14 +16,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Synthetic hashed URLs and the reference decisions (the filters over heap pages) for the stateops tests. */
+/**
+ * Synthetic hashed URLs and the reference decisions (the filters over heap pages) for the stateops
+ * tests.
+ */
 final class TestUrls {
 
   static final long SEED = 0x5EED_5747_E0B5_0001L;
   static final UrlHasher HASHER = new UrlHasher(SEED);
   static final long FINGERPRINT = HASHER.seedFingerprint();
   static final int SHARDS_ = 8;
-  static final UrlMapping MAPPING = new UrlMapping(FINGERPRINT, SHARDS_, 0x7E57_CA70_0000_0001L, "--test=1");
+  static final UrlMapping MAPPING =
+      new UrlMapping(FINGERPRINT, SHARDS_, 0x7E57_CA70_0000_0001L, "--test=1");
   static final int SHARDS = SHARDS_;
   static final int MAX_PARALLELISM = 128;
 
@@ -33,7 +37,15 @@ final class TestUrls {
     byte[] bytes = url.getBytes(StandardCharsets.UTF_8);
     long[] h = new long[2];
     HASHER.hash(bytes, 0, bytes.length, h);
-    return new UrlRecord(url, bytes, null, RecordHeaders.EMPTY, h[0], h[1], UrlHasher.shard(h[0], h[1], SHARDS), false);
+    return new UrlRecord(
+        url,
+        bytes,
+        null,
+        RecordHeaders.EMPTY,
+        h[0],
+        h[1],
+        UrlHasher.shard(h[0], h[1], SHARDS),
+        false);
   }
 
   /** {@code n} distinct URLs, every tenth line followed by a repeat of an earlier one. */
@@ -67,7 +79,9 @@ final class TestUrls {
     List<String> feed(List<UrlRecord> records) {
       List<String> emitted = new ArrayList<>();
       for (UrlRecord r : records) {
-        DedupFilter f = filters.computeIfAbsent(r.shard, s -> Filters.open(spec.newHeader(MAPPING), new HeapPageStore()));
+        DedupFilter f =
+            filters.computeIfAbsent(
+                r.shard, s -> Filters.open(spec.newHeader(MAPPING), new HeapPageStore()));
         if (!f.testAndAdd(r.h1, r.h2)) {
           emitted.add(r.url());
         }

@@ -1,17 +1,21 @@
 package io.urldedup.operators.url;
 
+import java.util.Arrays;
+
 /** ASCII byte classes and hex digits used by the parser, the rules and the fast path. */
 final class Ascii {
 
-  static final byte[] HEX_UPPER = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
-      'A', 'B', 'C', 'D', 'E', 'F'};
+  static final byte[] HEX_UPPER = {
+    '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F'
+  };
 
   private static final byte[] HEX_VALUE = new byte[256];
+
   /** RFC 3986 2.3 unreserved: ALPHA / DIGIT / "-" / "." / "_" / "~". */
   private static final boolean[] UNRESERVED = new boolean[256];
 
   static {
-    java.util.Arrays.fill(HEX_VALUE, (byte) -1);
+    Arrays.fill(HEX_VALUE, (byte) -1);
     for (int c = '0'; c <= '9'; c++) {
       HEX_VALUE[c] = (byte) (c - '0');
       UNRESERVED[c] = true;

@@ -4,19 +4,21 @@ package io.urldedup.operators.url;
  * One pass over a URL's bytes that recognizes the common case, a URL already in canonical form,
  * without building anything: lower-case {@code http://} or {@code https://}, a host of lower-case
  * letters, digits, '-' and '_' in non-empty labels (no trailing dot, a last label that does not
- * start with a digit, so never an IPv4 candidate), an optional port without
- * leading zeros that is not the default, a path starting with '/' without dot segments, and an
- * optional non-empty query, both of printable ASCII outside the percent-encode sets with escapes
- * that are upper-case and not of unreserved characters. For such input the parser's output
- * equals the input (proven by the differential test). Anything else, and anything an active
- * opt-in rule could change, is left to {@link WhatwgUrlParser}: a miss costs only this scan.
+ * start with a digit, so never an IPv4 candidate), an optional port without leading zeros that is
+ * not the default, a path starting with '/' without dot segments, and an optional non-empty query,
+ * both of printable ASCII outside the percent-encode sets with escapes that are upper-case and not
+ * of unreserved characters. For such input the parser's output equals the input (proven by the
+ * differential test). Anything else, and anything an active opt-in rule could change, is left to
+ * {@link WhatwgUrlParser}: a miss costs only this scan.
  */
 final class CanonicalFastPath {
 
   /** Bytes allowed as they are in a canonical host label. */
   private static final boolean[] HOST = new boolean[256];
+
   /** Bytes allowed as they are in a canonical path ('%' checked apart). */
   private static final boolean[] PATH = new boolean[256];
+
   /** Bytes allowed as they are in a canonical query ('%' checked apart). */
   private static final boolean[] QUERY = new boolean[256];
 
@@ -70,8 +72,12 @@ final class CanonicalFastPath {
     if (i == label || i >= e || Ascii.isDigit(b[label])) {
       return false; // empty or trailing-dot last label, no path, IPv4 candidate
     }
-    if (rules.stripWww() && hostEnd - hostStart > 4 && b[hostStart] == 'w'
-        && b[hostStart + 1] == 'w' && b[hostStart + 2] == 'w' && b[hostStart + 3] == '.') {
+    if (rules.stripWww()
+        && hostEnd - hostStart > 4
+        && b[hostStart] == 'w'
+        && b[hostStart + 1] == 'w'
+        && b[hostStart + 2] == 'w'
+        && b[hostStart + 3] == '.') {
       return false;
     }
     if (b[i] == ':') {
@@ -82,8 +88,11 @@ final class CanonicalFastPath {
         port = port * 10 + (b[i++] - '0');
       }
       int digits = i - p;
-      if (digits == 0 || (b[p] == '0' && digits > 1) || port > 65535
-          || port == (https ? 443 : 80) || i >= e) {
+      if (digits == 0
+          || (b[p] == '0' && digits > 1)
+          || port > 65535
+          || port == (https ? 443 : 80)
+          || i >= e) {
         return false;
       }
     }

@@ -4,9 +4,9 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
 /**
  * The result of canonicalizing one URL: a view {@code bytes[start, end)} of ASCII bytes, either
- * into the input itself (it was canonical already) or into the canonicalizer's buffer, valid
- * until its next call. Host offsets are absolute indices into {@code bytes}. Reused: one instance
- * per task, no allocation per URL.
+ * into the input itself (it was canonical already) or into the canonicalizer's buffer, valid until
+ * its next call. Host offsets are absolute indices into {@code bytes}. Reused: one instance per
+ * task, no allocation per URL.
  */
 public final class CanonicalUrl {
 
@@ -15,15 +15,25 @@ public final class CanonicalUrl {
   public int end;
   public int hostStart;
   public int hostEnd;
+
   /** Where the path starts (its first '/'). */
   public int pathStart;
+
   /** Where the query starts (its '?'), or -1 without a query. */
   public int queryStart;
+
   /** Whether {@code bytes} is the caller's input (the fast path matched). */
   public boolean isInput;
 
-  void set(byte[] bytes, int start, int end, int hostStart, int hostEnd, int pathStart,
-      int queryStart, boolean isInput) {
+  void set(
+      byte[] bytes,
+      int start,
+      int end,
+      int hostStart,
+      int hostEnd,
+      int pathStart,
+      int queryStart,
+      boolean isInput) {
     this.bytes = bytes;
     this.start = start;
     this.end = end;

@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The opt-in canonicalization rules of a job (docs/canonicalization.md), each of which can merge
  * URLs of different pages and so is off by default. Immutable and serializable. The default rules
- * are the parser's ({@link WhatwgUrlParser}); {@link #describe()} with
- * {@link WhatwgUrlParser#VERSION} names everything that decides a canonical form.
+ * are the parser's ({@link WhatwgUrlParser}); {@link #describe()} with {@link
+ * WhatwgUrlParser#VERSION} names everything that decides a canonical form.
  */
 public final class CanonicalizationRules implements Serializable {
 
@@ -23,8 +23,12 @@ public final class CanonicalizationRules implements Serializable {
   private final boolean stripWww;
   private final boolean collapseSlashes;
 
-  public CanonicalizationRules(boolean sortParams, boolean dropEmptyParams,
-      List<String> stripParams, boolean stripWww, boolean collapseSlashes) {
+  public CanonicalizationRules(
+      boolean sortParams,
+      boolean dropEmptyParams,
+      List<String> stripParams,
+      boolean stripWww,
+      boolean collapseSlashes) {
     this.sortParams = sortParams;
     this.dropEmptyParams = dropEmptyParams;
     this.stripParams = stripParams.isEmpty() ? null : new StripParams(stripParams);
@@ -33,8 +37,7 @@ public final class CanonicalizationRules implements Serializable {
   }
 
   public boolean isEmpty() {
-    return !sortParams && !dropEmptyParams && stripParams == null && !stripWww
-        && !collapseSlashes;
+    return !sortParams && !dropEmptyParams && stripParams == null && !stripWww && !collapseSlashes;
   }
 
   boolean touchesQuery() {
@@ -54,8 +57,8 @@ public final class CanonicalizationRules implements Serializable {
   }
 
   /**
-   * The active rules in a fixed order, e.g. {@code sort-params,strip-params=sid|utm_*}; empty
-   * when none is. Part of the canonicalization fingerprint: never change an existing spelling.
+   * The active rules in a fixed order, e.g. {@code sort-params,strip-params=sid|utm_*}; empty when
+   * none is. Part of the canonicalization fingerprint: never change an existing spelling.
    */
   public String describe() {
     List<String> on = new ArrayList<>();
@@ -78,11 +81,11 @@ public final class CanonicalizationRules implements Serializable {
   }
 
   /**
-   * The rules applied to a canonical URL {@code url} (offsets as in {@link CanonicalUrl},
-   * relative to the string): strip-params, drop-empty-params, sort-params on the query,
-   * strip-params and collapse-slashes on the path, strip-www on the host. Returns {@code url}
-   * itself when nothing changed. The result may hold new dot segments (a stripped {@code ;sid=}
-   * of {@code /.;sid=1/}): the caller parses it once more.
+   * The rules applied to a canonical URL {@code url} (offsets as in {@link CanonicalUrl}, relative
+   * to the string): strip-params, drop-empty-params, sort-params on the query, strip-params and
+   * collapse-slashes on the path, strip-www on the host. Returns {@code url} itself when nothing
+   * changed. The result may hold new dot segments (a stripped {@code ;sid=} of {@code /.;sid=1/}):
+   * the caller parses it once more.
    */
   String apply(String url, int hostStart, int hostEnd, int pathStart, int queryStart) {
     String host = url.substring(hostStart, hostEnd);
@@ -111,7 +114,10 @@ public final class CanonicalizationRules implements Serializable {
     if (h == host && p == path && q == query) {
       return url;
     }
-    return url.substring(0, hostStart) + h + url.substring(hostEnd, pathStart) + p
+    return url.substring(0, hostStart)
+        + h
+        + url.substring(hostEnd, pathStart)
+        + p
         + (q == null || q.isEmpty() ? "" : "?" + q);
   }
 

@@ -9,7 +9,9 @@ public final class CollapseSlashes {
 
   private CollapseSlashes() {}
 
-  /** @param path a canonical path (starts with '/') */
+  /**
+   * @param path a canonical path (starts with '/')
+   */
   public static String apply(String path) {
     if (!path.contains("//")) {
       return path;

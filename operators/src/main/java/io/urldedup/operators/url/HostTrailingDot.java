@@ -1,11 +1,11 @@
 package io.urldedup.operators.url;
 
 /**
- * Default rule "host trailing dot dropped": {@code example.com.} names the same DNS node as
- * {@code example.com} (RFC 1034 3.1: the final dot is the root label) and HTTP servers treat
- * both as one site. Exactly one trailing dot is dropped, and only from a host with another
- * character before it: {@code a..} and {@code .} are kept as written (no DNS name; merging them
- * would be a guess), which keeps the rule idempotent.
+ * Default rule "host trailing dot dropped": {@code example.com.} names the same DNS node as {@code
+ * example.com} (RFC 1034 3.1: the final dot is the root label) and HTTP servers treat both as one
+ * site. Exactly one trailing dot is dropped, and only from a host with another character before it:
+ * {@code a..} and {@code .} are kept as written (no DNS name; merging them would be a guess), which
+ * keeps the rule idempotent.
  */
 public final class HostTrailingDot {
 

@@ -1,10 +1,10 @@
 package io.urldedup.operators.url;
 
 /**
- * WHATWG URL Standard 3.5 IPv4 host parsing: the "ends in a number" checker, the IPv4 parser
- * (one to four parts, each decimal, octal with a leading 0 or hex with 0x; the last part fills
- * the remaining bytes: {@code 127.1}, {@code 0x7f.1}, {@code 2130706433} are all 127.0.0.1) and
- * the dotted-decimal serializer. Works on the lower-cased ASCII domain bytes.
+ * WHATWG URL Standard 3.5 IPv4 host parsing: the "ends in a number" checker, the IPv4 parser (one
+ * to four parts, each decimal, octal with a leading 0 or hex with 0x; the last part fills the
+ * remaining bytes: {@code 127.1}, {@code 0x7f.1}, {@code 2130706433} are all 127.0.0.1) and the
+ * dotted-decimal serializer. Works on the lower-cased ASCII domain bytes.
  */
 final class Ipv4Host {
 
@@ -49,9 +49,9 @@ final class Ipv4Host {
   }
 
   /**
-   * The 32-bit address of {@code b[s, e)}, or {@link #FAILURE}. The standard collects the parts
-   * in a list; here every part but the last is at most 255 (else failure), so the parts before
-   * the last are packed into one long as they come, and no list is allocated per host.
+   * The 32-bit address of {@code b[s, e)}, or {@link #FAILURE}. The standard collects the parts in
+   * a list; here every part but the last is at most 255 (else failure), so the parts before the
+   * last are packed into one long as they come, and no list is allocated per host.
    */
   static long parse(byte[] b, int s, int e) {
     if (e > s && b[e - 1] == '.' && e - 1 > s) {

@@ -1,17 +1,21 @@
 package io.urldedup.operators.url;
 
+import java.util.Arrays;
+
 /**
- * WHATWG URL Standard 3.5 IPv6 parser (with an embedded IPv4 tail and {@code ::} compression)
- * and serializer (RFC 5952: lower-case hex without leading zeros, the first longest run of two or
- * more zero pieces compressed to {@code ::}).
+ * WHATWG URL Standard 3.5 IPv6 parser (with an embedded IPv4 tail and {@code ::} compression) and
+ * serializer (RFC 5952: lower-case hex without leading zeros, the first longest run of two or more
+ * zero pieces compressed to {@code ::}).
  */
 final class Ipv6Host {
 
   private Ipv6Host() {}
 
-  /** Parses {@code b[s, e)} (without brackets) into 8 pieces; false when the standard rejects it. */
+  /**
+   * Parses {@code b[s, e)} (without brackets) into 8 pieces; false when the standard rejects it.
+   */
   static boolean parse(byte[] b, int s, int e, int[] address) {
-    java.util.Arrays.fill(address, 0);
+    Arrays.fill(address, 0);
     int pieceIndex = 0;
     int compress = -1;
     int p = s;

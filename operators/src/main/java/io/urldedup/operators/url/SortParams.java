@@ -4,14 +4,16 @@ import java.util.Arrays;
 
 /**
  * Opt-in rule {@code --sort-params}: query parameters sorted by name (stable: parameters of one
- * name keep their order). Merges {@code ?b=2&a=1} with {@code ?a=1&b=2}, which most servers
- * treat alike but nothing guarantees (order-sensitive APIs, repeated names). Pure.
+ * name keep their order). Merges {@code ?b=2&a=1} with {@code ?a=1&b=2}, which most servers treat
+ * alike but nothing guarantees (order-sensitive APIs, repeated names). Pure.
  */
 public final class SortParams {
 
   private SortParams() {}
 
-  /** @param query the query without '?' */
+  /**
+   * @param query the query without '?'
+   */
   public static String apply(String query) {
     if (query.indexOf('&') < 0) {
       return query;

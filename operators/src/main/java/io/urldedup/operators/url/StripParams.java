@@ -8,9 +8,9 @@ import java.util.Locale;
 /**
  * Opt-in rule {@code --strip-params}: query parameters ({@code name=value}) and path parameters
  * ({@code ;name=value}, e.g. {@code ;jsessionid=}) whose name matches one of the patterns are
- * removed. Names match case-insensitively as written in the canonical URL; '*' in a pattern
- * matches any run of characters ({@code utm_*}). Session ids and tracking parameters name no
- * other resource, but a pattern that matches a real parameter merges pages. Pure.
+ * removed. Names match case-insensitively as written in the canonical URL; '*' in a pattern matches
+ * any run of characters ({@code utm_*}). Session ids and tracking parameters name no other
+ * resource, but a pattern that matches a real parameter merges pages. Pure.
  */
 public final class StripParams implements Serializable {
 
@@ -18,7 +18,9 @@ public final class StripParams implements Serializable {
 
   private final List<String> patterns;
 
-  /** @param patterns lower-case names, '*' as a wildcard */
+  /**
+   * @param patterns lower-case names, '*' as a wildcard
+   */
   public StripParams(List<String> patterns) {
     this.patterns = List.copyOf(patterns);
   }

@@ -2,7 +2,6 @@ package io.urldedup.operators.url;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
-
 /**
  * Fast path, parser and opt-in rules in order: {@link CanonicalFastPath} answers for URLs already
  * canonical, {@link WhatwgUrlParser} for the rest, then the {@link CanonicalizationRules} when any
@@ -29,8 +28,13 @@ public final class UrlCanonicalizerCore {
     parser.parse(b, off, len, out);
     if (hasRules) {
       String url = new String(out.bytes, out.start, out.length(), ISO_8859_1);
-      String r = rules.apply(url, out.hostStart - out.start, out.hostEnd - out.start,
-          out.pathStart - out.start, out.queryStart < 0 ? -1 : out.queryStart - out.start);
+      String r =
+          rules.apply(
+              url,
+              out.hostStart - out.start,
+              out.hostEnd - out.start,
+              out.pathStart - out.start,
+              out.queryStart < 0 ? -1 : out.queryStart - out.start);
       if (r != url) {
         if (reparser == null) {
           reparser = new WhatwgUrlParser();

@@ -2,8 +2,8 @@ package io.urldedup.operators.url;
 
 /**
  * UTF-8 of a Java string as a scalar value string (WebIDL USVString conversion, which the URL
- * Standard's input goes through): an unpaired surrogate, as a JSON {@code \ud800} escape can
- * make, becomes U+FFFD. {@link String#getBytes} would make it '?', another character.
+ * Standard's input goes through): an unpaired surrogate, as a JSON {@code \ud800} escape can make,
+ * becomes U+FFFD. {@link String#getBytes} would make it '?', another character.
  */
 public final class UsvString {
 
@@ -17,7 +17,8 @@ public final class UsvString {
         len++;
       } else if (c < 0x800) {
         len += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
           && Character.isLowSurrogate(s.charAt(i + 1))) {
         len += 4;
         i++;
@@ -38,7 +39,8 @@ public final class UsvString {
         b[k++] = (byte) (0x80 | (c & 0x3F));
         continue;
       }
-      if (Character.isHighSurrogate((char) c) && i + 1 < s.length()
+      if (Character.isHighSurrogate((char) c)
+          && i + 1 < s.length()
           && Character.isLowSurrogate(s.charAt(i + 1))) {
         int cp = Character.toCodePoint((char) c, s.charAt(++i));
         b[k++] = (byte) (0xF0 | cp >> 18);

@@ -7,27 +7,27 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The WHATWG URL Standard's basic URL parser (section 4.4) for absolute http and https URLs
- * without a base, on UTF-8 bytes, serializing as it goes, with the default canonicalization
- * rules of docs/canonicalization.md applied on the way: userinfo and fragment are not written,
+ * The WHATWG URL Standard's basic URL parser (section 4.4) for absolute http and https URLs without
+ * a base, on UTF-8 bytes, serializing as it goes, with the default canonicalization rules of
+ * docs/canonicalization.md applied on the way: userinfo and fragment are not written,
  * percent-escapes are normalized (RFC 3986 6.2.2.1 and 6.2.2.2), one trailing dot of the host and
  * an empty query are dropped.
  *
  * <p>With a null base the state machine of a special scheme reduces to: trim leading and trailing
- * C0 controls and spaces; remove tabs and newlines; the first '#' starts the fragment; scheme;
- * any run of '/' and '\' (special authority ignore slashes); the authority up to the first '/',
- * '\' or '?', its userinfo ending at its last '@'; host and port split at the first ':' outside
- * brackets; path segments separated by '/' or '\' with single- and double-dot segments resolved;
- * the query. Each failure the standard has is a {@link InvalidUrlException} with a reason.
+ * C0 controls and spaces; remove tabs and newlines; the first '#' starts the fragment; scheme; any
+ * run of '/' and '\' (special authority ignore slashes); the authority up to the first '/', '\' or
+ * '?', its userinfo ending at its last '@'; host and port split at the first ':' outside brackets;
+ * path segments separated by '/' or '\' with single- and double-dot segments resolved; the query.
+ * Each failure the standard has is a {@link InvalidUrlException} with a reason.
  *
  * <p>Input must be well-formed UTF-8 (callers check it). Not thread-safe; reuses its buffers.
  */
 public final class WhatwgUrlParser {
 
   /**
-   * Names this parser's canonical forms (the standard's revision of the test data it passes and
-   * the default rules); part of the canonicalization fingerprint. Change it whenever a canonical
-   * form can change.
+   * Names this parser's canonical forms (the standard's revision of the test data it passes and the
+   * default rules); part of the canonicalization fingerprint. Change it whenever a canonical form
+   * can change.
    */
   public static final String VERSION = "whatwg-url-2026-07+defaults-1";
 
@@ -90,7 +90,8 @@ public final class WhatwgUrlParser {
 
     // scheme start and scheme states
     if (!Ascii.isAlpha(b[s])) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.RELATIVE_URL,
+      throw new InvalidUrlException(
+          InvalidUrlException.Reason.RELATIVE_URL,
           "no scheme: a relative reference (absolute http or https URLs only)");
     }
     int colon = s + 1;
@@ -98,7 +99,8 @@ public final class WhatwgUrlParser {
       colon++;
     }
     if (colon == e || b[colon] != ':') {
-      throw new InvalidUrlException(InvalidUrlException.Reason.RELATIVE_URL,
+      throw new InvalidUrlException(
+          InvalidUrlException.Reason.RELATIVE_URL,
           "no scheme: a relative reference (absolute http or https URLs only)");
     }
     boolean https;
@@ -107,9 +109,11 @@ public final class WhatwgUrlParser {
     } else if (equalsIgnoreCase(b, s, colon, HTTPS, 5)) {
       https = true;
     } else {
-      throw new InvalidUrlException(InvalidUrlException.Reason.UNSUPPORTED_SCHEME, "scheme '"
-          + clip(new String(b, s, colon - s, ISO_8859_1).toLowerCase(Locale.ROOT))
-          + "' (accepted: http, https)");
+      throw new InvalidUrlException(
+          InvalidUrlException.Reason.UNSUPPORTED_SCHEME,
+          "scheme '"
+              + clip(new String(b, s, colon - s, ISO_8859_1).toLowerCase(Locale.ROOT))
+              + "' (accepted: http, https)");
     }
     ensure(e - s + 16);
     byte[] prefix = https ? HTTPS : HTTP;
@@ -135,7 +139,8 @@ public final class WhatwgUrlParser {
     }
     int hs = at >= 0 ? at + 1 : p;
     if (at >= 0 && hs == authEnd) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "no host after the userinfo");
+      throw new InvalidUrlException(
+          InvalidUrlException.Reason.BAD_HOST, "no host after the userinfo");
     }
 
     // host state: the host ends at the first ':' outside brackets
@@ -228,9 +233,9 @@ public final class WhatwgUrlParser {
   }
 
   /**
-   * Writes one byte of a path or query at {@code b[i]}, percent-encoded when {@code set} has it;
-   * an escape {@code %XX} is normalized: decoded when unreserved (unless that would make a new
-   * escape with a literal '%' before it), else hex in upper case.
+   * Writes one byte of a path or query at {@code b[i]}, percent-encoded when {@code set} has it; an
+   * escape {@code %XX} is normalized: decoded when unreserved (unless that would make a new escape
+   * with a literal '%' before it), else hex in upper case.
    */
   private int emit(byte[] b, int i, int e, boolean[] set) {
     byte c = b[i];
@@ -274,7 +279,8 @@ public final class WhatwgUrlParser {
         throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "unclosed '[' in host");
       }
       if (!Ipv6Host.parse(b, s + 1, e - 1, ipv6)) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST,
+        throw new InvalidUrlException(
+            InvalidUrlException.Reason.BAD_HOST,
             "bad IPv6 address '" + clip(new String(b, s, e - s, UTF_8)) + "'");
       }
       ensure(n + 42);
@@ -308,35 +314,48 @@ public final class WhatwgUrlParser {
       // UTF-8 decode without BOM: malformed bytes become U+FFFD, which UTS #46 disallows
       String a = idna.toAscii(new String(host, 0, h, UTF_8));
       if (a == null) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST,
-            "IDNA (UTS #46) " + idna.error() + " in host '" + clip(new String(host, 0, h, UTF_8))
+        throw new InvalidUrlException(
+            InvalidUrlException.Reason.BAD_HOST,
+            "IDNA (UTS #46) "
+                + idna.error()
+                + " in host '"
+                + clip(new String(host, 0, h, UTF_8))
                 + "'");
       }
       ensure(n + a.length());
       for (int i = 0; i < a.length(); i++) {
         char c = a.charAt(i);
         if (c >= 0x80) {
-          throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "IDNA left non-ASCII in host");
+          throw new InvalidUrlException(
+              InvalidUrlException.Reason.BAD_HOST, "IDNA left non-ASCII in host");
         }
         out[n++] = (byte) c;
       }
     }
     if (n == hostStart) {
-      throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "empty host after IDNA mapping");
+      throw new InvalidUrlException(
+          InvalidUrlException.Reason.BAD_HOST, "empty host after IDNA mapping");
     }
     for (int i = hostStart; i < n; i++) {
       if (FORBIDDEN_DOMAIN[out[i]]) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "forbidden code point "
-            + printable(out[i]) + " in host '" + clip(new String(out, hostStart, n - hostStart,
-                ISO_8859_1)) + "'");
+        throw new InvalidUrlException(
+            InvalidUrlException.Reason.BAD_HOST,
+            "forbidden code point "
+                + printable(out[i])
+                + " in host '"
+                + clip(new String(out, hostStart, n - hostStart, ISO_8859_1))
+                + "'");
       }
     }
     if (Ipv4Host.endsInNumber(out, hostStart, n)) {
       long ip = Ipv4Host.parse(out, hostStart, n);
       if (ip == Ipv4Host.FAILURE) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_HOST, "host ends in a number but is no"
-            + " IPv4 address: '" + clip(new String(out, hostStart, n - hostStart, ISO_8859_1))
-            + "'");
+        throw new InvalidUrlException(
+            InvalidUrlException.Reason.BAD_HOST,
+            "host ends in a number but is no"
+                + " IPv4 address: '"
+                + clip(new String(out, hostStart, n - hostStart, ISO_8859_1))
+                + "'");
       }
       n = Ipv4Host.serialize(ip, out, hostStart);
       return;
@@ -349,12 +368,14 @@ public final class WhatwgUrlParser {
     int v = 0;
     for (int i = s; i < e; i++) {
       if (!Ascii.isDigit(b[i])) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_PORT,
+        throw new InvalidUrlException(
+            InvalidUrlException.Reason.BAD_PORT,
             "port '" + clip(new String(b, s, e - s, UTF_8)) + "' (accepted: 0 to 65535)");
       }
       v = v * 10 + (b[i] - '0');
       if (v > 65535) {
-        throw new InvalidUrlException(InvalidUrlException.Reason.BAD_PORT,
+        throw new InvalidUrlException(
+            InvalidUrlException.Reason.BAD_PORT,
             "port '" + clip(new String(b, s, e - s, UTF_8)) + "' (accepted: 0 to 65535)");
       }
     }
@@ -412,7 +433,8 @@ public final class WhatwgUrlParser {
   }
 
   private static String printable(byte c) {
-    return c <= 0x20 || c == 0x7F ? String.format(Locale.ROOT, "U+%04X", c & 0xFF)
+    return c <= 0x20 || c == 0x7F
+        ? String.format(Locale.ROOT, "U+%04X", c & 0xFF)
         : "'" + (char) c + "'";
   }
 

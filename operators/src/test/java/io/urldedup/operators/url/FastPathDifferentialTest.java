@@ -13,23 +13,34 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The fast path against the full parser: whenever {@link CanonicalFastPath} accepts an input, the
- * parser (plus the rules) must give exactly the input's bytes and the same host offsets. Inputs:
- * a corpus of canonical and near-canonical URLs and random single-byte mutations of them (the
- * mutations that matter are one byte away from canonical), for the default rules and for all
- * opt-in rules on. 10^6 cases in all; the parser is run only on cases the fast path accepts plus
- * a sample of the rest (to count), so the test stays at a few seconds.
+ * parser (plus the rules) must give exactly the input's bytes and the same host offsets. Inputs: a
+ * corpus of canonical and near-canonical URLs and random single-byte mutations of them (the
+ * mutations that matter are one byte away from canonical), for the default rules and for all opt-in
+ * rules on. 10^6 cases in all; the parser is run only on cases the fast path accepts plus a sample
+ * of the rest (to count), so the test stays at a few seconds.
  */
 class FastPathDifferentialTest {
 
   private static final String[] CORPUS = {
-    "http://example.com/", "https://www.example.com/a/b.html", "http://a.b-c.d_e.org:8080/x?y=1",
-    "https://example.com/p%20q/%E2%82%AC?q=%C3%A9&x=%2F", "http://example.com/a;b=c/d?e=f&g",
-    "https://xn--bcher-kva.de/buch?isbn=3", "http://123.example.com/", "http://example.com:1/",
-    "https://example.com:65535/a?b|c=d^e{f}`", "http://sub.example.co.uk/.well-known/x",
-    "http://example.com/...", "http://example.com/..a/.b/", "http://example.com//x//",
-    "http://example.com/a?%", "http://example.com/~user/-._~!$&'()*+,;=:@",
-    "https://s3.example.com/bucket//key.txt?versionId=1", "http://example.com/?a=&b=&&c",
-    "http://www.example.com/?utm_source=x&sid=2", "http://example.com/x;jsessionid=1",
+    "http://example.com/",
+    "https://www.example.com/a/b.html",
+    "http://a.b-c.d_e.org:8080/x?y=1",
+    "https://example.com/p%20q/%E2%82%AC?q=%C3%A9&x=%2F",
+    "http://example.com/a;b=c/d?e=f&g",
+    "https://xn--bcher-kva.de/buch?isbn=3",
+    "http://123.example.com/",
+    "http://example.com:1/",
+    "https://example.com:65535/a?b|c=d^e{f}`",
+    "http://sub.example.co.uk/.well-known/x",
+    "http://example.com/...",
+    "http://example.com/..a/.b/",
+    "http://example.com//x//",
+    "http://example.com/a?%",
+    "http://example.com/~user/-._~!$&'()*+,;=:@",
+    "https://s3.example.com/bucket//key.txt?versionId=1",
+    "http://example.com/?a=&b=&&c",
+    "http://www.example.com/?utm_source=x&sid=2",
+    "http://example.com/x;jsessionid=1",
   };
 
   /**
@@ -57,8 +68,10 @@ class FastPathDifferentialTest {
     for (String s : CORPUS) {
       base.add(s.getBytes(UTF_8));
     }
-    CanonicalizationRules[] ruleSets = {CanonicalizationRules.NONE,
-        new CanonicalizationRules(true, true, List.of("sid", "utm_*", "jsessionid"), true, true)};
+    CanonicalizationRules[] ruleSets = {
+      CanonicalizationRules.NONE,
+      new CanonicalizationRules(true, true, List.of("sid", "utm_*", "jsessionid"), true, true)
+    };
     int cases = 0;
     int accepted = 0;
     CanonicalUrl fast = new CanonicalUrl();
@@ -79,22 +92,27 @@ class FastPathDifferentialTest {
           if (!rules.isEmpty()) {
             // parseOnly has no rules: with rules on, the fast path must also be a rule fixed point
             String s = full.toString();
-            String applied = rules.apply(s, full.hostStart, full.hostEnd, full.pathStart,
-                full.queryStart);
+            String applied =
+                rules.apply(s, full.hostStart, full.hostEnd, full.pathStart, full.queryStart);
             assertEquals(s, applied, "rules change a fast-path URL " + s);
           }
         } catch (InvalidUrlException e) {
-          fail("fast path accepted what the parser rejects: " + new String(b, UTF_8) + " ("
-              + e.reason() + ")");
+          fail(
+              "fast path accepted what the parser rejects: "
+                  + new String(b, UTF_8)
+                  + " ("
+                  + e.reason()
+                  + ")");
         }
         if (!Arrays.equals(b, 0, b.length, full.bytes, full.start, full.end)
-            || hs != full.hostStart - full.start || he != full.hostEnd - full.start) {
+            || hs != full.hostStart - full.start
+            || he != full.hostEnd - full.start) {
           fail("fast path and parser differ: " + new String(b, UTF_8) + " vs " + full);
         }
       }
     }
-    System.out.printf("fast path differential: %d cases, %d accepted by the fast path%n", cases,
-        accepted);
+    System.out.printf(
+        "fast path differential: %d cases, %d accepted by the fast path%n", cases, accepted);
     assertEquals(1_000_000, cases);
     // the corpus is mostly canonical: a fast path that accepts (nearly) nothing proves nothing
     assertTrue(accepted > cases / 10, "accepted " + accepted);
@@ -113,22 +131,24 @@ class FastPathDifferentialTest {
       int op = r.nextInt(4);
       switch (op) {
         case 0: // replace
-        case 1: { // insert
-          int removed = op == 0 ? 1 : 0;
-          byte[] n = new byte[b.length - removed + c.length];
-          System.arraycopy(b, 0, n, 0, at);
-          System.arraycopy(c, 0, n, at, c.length);
-          System.arraycopy(b, at + removed, n, at + c.length, b.length - at - removed);
-          b = n;
-          break;
-        }
-        case 2: {
-          byte[] n = new byte[b.length - 1];
-          System.arraycopy(b, 0, n, 0, at);
-          System.arraycopy(b, at + 1, n, at, b.length - at - 1);
-          b = n;
-          break;
-        }
+        case 1:
+          { // insert
+            int removed = op == 0 ? 1 : 0;
+            byte[] n = new byte[b.length - removed + c.length];
+            System.arraycopy(b, 0, n, 0, at);
+            System.arraycopy(c, 0, n, at, c.length);
+            System.arraycopy(b, at + removed, n, at + c.length, b.length - at - removed);
+            b = n;
+            break;
+          }
+        case 2:
+          {
+            byte[] n = new byte[b.length - 1];
+            System.arraycopy(b, 0, n, 0, at);
+            System.arraycopy(b, at + 1, n, at, b.length - at - 1);
+            b = n;
+            break;
+          }
         default:
           b = b.clone();
           b[at] = (byte) (Character.isLetter(b[at]) ? b[at] ^ 0x20 : b[at]);

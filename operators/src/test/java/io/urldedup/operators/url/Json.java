@@ -29,22 +29,24 @@ final class Json {
   private static Object value(JsonParser p) throws IOException {
     JsonToken t = p.currentToken();
     switch (t) {
-      case START_ARRAY: {
-        List<Object> l = new ArrayList<>();
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          l.add(value(p));
+      case START_ARRAY:
+        {
+          List<Object> l = new ArrayList<>();
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            l.add(value(p));
+          }
+          return l;
         }
-        return l;
-      }
-      case START_OBJECT: {
-        Map<String, Object> m = new LinkedHashMap<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String k = p.currentName();
-          p.nextToken();
-          m.put(k, value(p));
+      case START_OBJECT:
+        {
+          Map<String, Object> m = new LinkedHashMap<>();
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String k = p.currentName();
+            p.nextToken();
+            m.put(k, value(p));
+          }
+          return m;
         }
-        return m;
-      }
       case VALUE_STRING:
         return p.getText();
       case VALUE_TRUE:

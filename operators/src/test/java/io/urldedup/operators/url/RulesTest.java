@@ -71,8 +71,8 @@ class RulesTest {
 
   /**
    * A long name that almost matches a pattern of many stars: a regex of {@code .*} per star
-   * backtracks in O(n^stars); the glob is O(pattern x name) = 10^6 character steps here, well
-   * under a second on any machine (the bound is 10 s only to be immune to a loaded CI host).
+   * backtracks in O(n^stars); the glob is O(pattern x name) = 10^6 character steps here, well under
+   * a second on any machine (the bound is 10 s only to be immune to a loaded CI host).
    */
   @Test
   void globIsNotPolynomialInStars() {
@@ -105,7 +105,8 @@ class RulesTest {
     assertTrue(CanonicalizationRules.NONE.isEmpty());
     CanonicalizationRules all =
         new CanonicalizationRules(true, true, List.of("sid", "utm_*"), true, true);
-    assertEquals("sort-params,drop-empty-params,strip-params=sid|utm_*,strip-www,collapse-slashes",
+    assertEquals(
+        "sort-params,drop-empty-params,strip-params=sid|utm_*,strip-www,collapse-slashes",
         all.describe());
   }
 }

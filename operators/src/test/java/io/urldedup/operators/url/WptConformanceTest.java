@@ -9,16 +9,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /**
- * The WHATWG URL Standard's own test data (web-platform-tests, see resources wpt/NOTICE.md).
- * A case applies when its base is null or its input is an absolute {@code http(s)://} URL (the
- * base then plays no part). A failure case must be rejected; a success case with an http(s)
- * result must give the expected host exactly and the expected href after only the documented
- * default rules (docs/canonicalization.md), computed here independently from the expected
- * components. Success cases of other schemes must be rejected as unsupported_scheme. The counts
- * are pinned: a case that stops applying or passing fails the test.
+ * The WHATWG URL Standard's own test data (web-platform-tests, see resources wpt/NOTICE.md). A case
+ * applies when its base is null or its input is an absolute {@code http(s)://} URL (the base then
+ * plays no part). A failure case must be rejected; a success case with an http(s) result must give
+ * the expected host exactly and the expected href after only the documented default rules
+ * (docs/canonicalization.md), computed here independently from the expected components. Success
+ * cases of other schemes must be rejected as unsupported_scheme. The counts are pinned: a case that
+ * stops applying or passing fails the test.
  */
 class WptConformanceTest {
 
@@ -74,20 +75,31 @@ class WptConformanceTest {
       String expectedHost = HostTrailingDot.apply((String) c.get("hostname"));
       String port = (String) c.get("port");
       String search = (String) c.get("search");
-      String expected = protocol + "//" + expectedHost + (port.isEmpty() ? "" : ":" + port)
-          + normalizeEscapes((String) c.get("pathname"))
-          + (search.isEmpty() ? "" : normalizeEscapes(search));
+      String expected =
+          protocol
+              + "//"
+              + expectedHost
+              + (port.isEmpty() ? "" : ":" + port)
+              + normalizeEscapes((String) c.get("pathname"))
+              + (search.isEmpty() ? "" : normalizeEscapes(search));
       if (got == null) {
         wrong.add("rejected " + q(input) + " (" + reason + "), expected " + expected);
       } else if (!expected.equals(got) || !expectedHost.equals(host)) {
         wrong.add(q(input) + ": got " + got + " host " + host + ", expected " + expected);
       }
     }
-    System.out.printf(Locale.ROOT, "urltestdata.json: %d applicable: %d failure cases, %d http(s)"
-        + " success cases, %d success cases of other schemes; %d wrong%n",
-        applicable, failures, successes, otherSchemes, wrong.size());
+    System.out.printf(
+        Locale.ROOT,
+        "urltestdata.json: %d applicable: %d failure cases, %d http(s)"
+            + " success cases, %d success cases of other schemes; %d wrong%n",
+        applicable,
+        failures,
+        successes,
+        otherSchemes,
+        wrong.size());
     assertEquals(List.of(), wrong);
-    assertEquals(List.of(653, 255, 181, 217), List.of(applicable, failures, successes, otherSchemes));
+    assertEquals(
+        List.of(653, 255, 181, 217), List.of(applicable, failures, successes, otherSchemes));
   }
 
   @Test
@@ -113,7 +125,7 @@ class WptConformanceTest {
         got = null;
       }
       String expected = output == null ? null : "https://" + HostTrailingDot.apply(output) + "/x";
-      if (!java.util.Objects.equals(expected, got)) {
+      if (!Objects.equals(expected, got)) {
         wrong.add(q((String) c.get("input")) + ": got " + got + ", expected " + expected);
       }
     }
@@ -124,8 +136,11 @@ class WptConformanceTest {
 
   /** Input, as the parser sees it after trimming and tab/newline removal, starts http(s)://. */
   private static boolean isAbsoluteHttp(String input) {
-    String s = input.replaceAll("^[\\x00-\\x20]+|[\\x00-\\x20]+$", "").replaceAll("[\\t\\n\\r]", "")
-        .toLowerCase(Locale.ROOT);
+    String s =
+        input
+            .replaceAll("^[\\x00-\\x20]+|[\\x00-\\x20]+$", "")
+            .replaceAll("[\\t\\n\\r]", "")
+            .toLowerCase(Locale.ROOT);
     return s.startsWith("http://") || s.startsWith("https://");
   }
 

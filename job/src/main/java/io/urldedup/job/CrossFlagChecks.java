@@ -9,6 +9,7 @@ import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.PageStore;
+import io.urldedup.state.ScalableSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -228,7 +229,7 @@ final class CrossFlagChecks {
               + "; accepted: at least one URL per shard");
     }
     long perShard = c.capacity / c.shards;
-    if (perShard > FilterSpec.MAX_CAPACITY) {
+    if (perShard > ScalableSpec.MAX_CAPACITY) {
       throw new ConfigException(
           "--capacity "
               + c.capacity
@@ -237,7 +238,7 @@ final class CrossFlagChecks {
               + " is "
               + perShard
               + " URLs per shard; accepted: at most "
-              + FilterSpec.MAX_CAPACITY
+              + ScalableSpec.MAX_CAPACITY
               + " per shard (or more --shards)");
     }
     long first =

@@ -15,10 +15,16 @@ import io.urldedup.job.JobConfig.TimeMode;
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DedupSettings;
 import io.urldedup.operators.PageCacheSizing;
+import io.urldedup.state.AgedSpec;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.NamesParameters;
+import io.urldedup.state.Parameter;
+import io.urldedup.state.ScalableSpec;
+import io.urldedup.state.StableSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -164,6 +170,7 @@ public final class Flags {
 
   public static final Option<FilterSpec.Kind> FILTER_KIND =
       Option.choice("filter", FilterSpec.Kind.class)
+          .sets(Parameter.KIND)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .defaultValue("scalable")
@@ -181,6 +188,7 @@ public final class Flags {
                   + " up to (not including) "
                   + FilterSpec.MAX_FPR
                   + ", e.g. 0.01 or 1e-6")
+          .sets(Parameter.FPR)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .defaultValue("0.01")
@@ -189,6 +197,7 @@ public final class Flags {
                   + " crawled).");
   public static final Option<Long> MEMORY =
       Option.size("memory", 1, "")
+          .sets(Parameter.MEMORY_BYTES)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(STABLE)
@@ -197,9 +206,10 @@ public final class Flags {
   public static final Option<Integer> CELL_BITS =
       Option.integer(
               "cell-bits",
-              FilterSpec.MIN_CELL_BITS + ".." + FilterSpec.MAX_CELL_BITS,
-              FilterSpec.MIN_CELL_BITS,
-              FilterSpec.MAX_CELL_BITS)
+              StableSpec.MIN_CELL_BITS + ".." + StableSpec.MAX_CELL_BITS,
+              StableSpec.MIN_CELL_BITS,
+              StableSpec.MAX_CELL_BITS)
+          .sets(Parameter.CELL_BITS)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(STABLE)
@@ -207,6 +217,7 @@ public final class Flags {
           .help("stable: bits per cell d (Max = 2^d - 1).");
   public static final Option<Long> CAPACITY =
       Option.atLeast("capacity", "N", 1)
+          .sets(Parameter.CAPACITY)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(SCALABLE)
@@ -215,9 +226,10 @@ public final class Flags {
   public static final Option<Integer> GROWTH =
       Option.integer(
               "growth",
-              FilterSpec.MIN_GROWTH + ".." + FilterSpec.MAX_GROWTH,
-              FilterSpec.MIN_GROWTH,
-              FilterSpec.MAX_GROWTH)
+              ScalableSpec.MIN_GROWTH + ".." + ScalableSpec.MAX_GROWTH,
+              ScalableSpec.MIN_GROWTH,
+              ScalableSpec.MAX_GROWTH)
+          .sets(Parameter.GROWTH)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(SCALABLE)
@@ -229,6 +241,7 @@ public final class Flags {
               "RATIO",
               d -> d > 0 && d < 1,
               "a number strictly between 0 and 1, e.g. 0.01")
+          .sets(Parameter.TIGHTENING)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(SCALABLE)
@@ -236,6 +249,7 @@ public final class Flags {
           .help("scalable: each new slice's error is this times the previous, 0 < RATIO < 1.");
   public static final Option<Long> MAX_MEMORY =
       Option.size("max-memory", 1, "")
+          .sets(Parameter.MAX_MEMORY_BYTES)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(SCALABLE)
@@ -247,6 +261,7 @@ public final class Flags {
               Duration.ofSeconds(1),
               Duration.ofDays(3650),
               "between 1s and 3650d, e.g. 7d")
+          .sets(Parameter.WINDOW_MILLIS)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(AGED)
@@ -255,6 +270,7 @@ public final class Flags {
                   + " 7d); needs --rate.");
   public static final Option<Long> WINDOW_URLS =
       Option.atLeast("window-urls", "N", 1)
+          .sets(Parameter.WINDOW_URLS)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(AGED)
@@ -262,8 +278,8 @@ public final class Flags {
               "aged: a URL is not emitted again until N new URLs have been emitted after it (count"
                   + " window; per shard N / --shards of them).");
   public static final Option<Integer> GENERATIONS =
-      Option.integer(
-              "generations", "1.." + FilterSpec.MAX_GENERATIONS, 1, FilterSpec.MAX_GENERATIONS)
+      Option.integer("generations", "1.." + AgedSpec.MAX_GENERATIONS, 1, AgedSpec.MAX_GENERATIONS)
+          .sets(Parameter.GENERATIONS)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(AGED)
@@ -276,6 +292,7 @@ public final class Flags {
               "URLS/s",
               d -> d > 0 && d < 1e12,
               "a positive number of new URLs per second, e.g. 500")
+          .sets(Parameter.RATE)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(AGED)
@@ -299,6 +316,7 @@ public final class Flags {
               Duration.ofMillis(1),
               Duration.ofDays(1),
               "between 1ms and 1d, e.g. 1min")
+          .sets(Parameter.MAX_OUT_OF_ORDERNESS)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(AGED)
@@ -306,6 +324,7 @@ public final class Flags {
           .help("aged, event time: how late a record may arrive (the watermark's bound).");
   public static final Option<Integer> SHARDS =
       Option.integer("shards", "N", 1, DecodeConfig.MAX_SHARDS)
+          .sets(Parameter.SHARDS)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP, PROBE)
           .defaultValue(Integer.toString(DecodeConfig.DEFAULT_SHARDS))
@@ -313,6 +332,7 @@ public final class Flags {
               "Filter shards (keys); fixed for the life of the state, independent of parallelism.");
   public static final Option<Long> HASH_SEED =
       Option.of("hash-seed", "INT64", Flags::seed)
+          .sets(Parameter.HASH_SEED)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP, PROBE)
           .help(
@@ -323,6 +343,7 @@ public final class Flags {
 
   public static final Option<DecodeConfig.Format> FORMAT =
       Option.choice("format", DecodeConfig.Format.class)
+          .sets(Parameter.FORMAT)
           .in(DECODE)
           .forCommands(RUN, BOOTSTRAP, PROBE)
           .defaultValue("text")
@@ -331,6 +352,7 @@ public final class Flags {
                   + " (and optional \"force\": true to re-emit).");
   public static final Option<DecodeConfig.KeyMode> KEY =
       Option.choice("key", DecodeConfig.KeyMode.class)
+          .sets(Parameter.KEY)
           .in(DECODE)
           .defaultValue("host")
           .help("Output record key: the host, the registrable domain, or none.");
@@ -342,6 +364,7 @@ public final class Flags {
    */
   public static final Option<String> STRIP_PARAMS =
       Option.of("strip-params", "[LIST]", Flags::stripParamsValue)
+          .sets(Parameter.STRIP_PARAMS)
           .in(DECODE)
           .forCommands(RUN, BOOTSTRAP, PROBE)
           .whenAlone("default")
@@ -380,12 +403,14 @@ public final class Flags {
   public static final Option<Integer> MAX_URL_BYTES =
       Option.integer(
               "max-url-bytes", "N", DecodeConfig.MIN_MAX_URL_BYTES, DecodeConfig.MAX_MAX_URL_BYTES)
+          .sets(Parameter.MAX_URL_BYTES)
           .in(DECODE)
           .forCommands(RUN, BOOTSTRAP, PROBE)
           .defaultValue(Integer.toString(DecodeConfig.DEFAULT_MAX_URL_BYTES))
           .help("Longer canonical URLs are dead letters (too_long).");
   public static final Option<Boolean> ALLOW_CANONICALIZATION_CHANGE =
       Option.toggle("allow-canonicalization-change")
+          .sets(Parameter.ALLOW_CANONICALIZATION_CHANGE)
           .in(DECODE)
           .forCommands(RUN, PROBE)
           .help(
@@ -454,6 +479,7 @@ public final class Flags {
 
   public static final Option<Integer> MATERIALIZE_EVERY =
       Option.integer("materialize-every", "N", 1, DedupSettings.MAX_MATERIALIZE_EVERY)
+          .sets(Parameter.MATERIALIZE_EVERY)
           .in(RUNTIME)
           .describedDefault(
               DEFAULT_MATERIALIZE_EVERY + " with --state-backend rocksdb, 1 with hashmap")
@@ -564,9 +590,14 @@ public final class Flags {
 
   private static final Map<String, Option<?>> BY_NAME = new LinkedHashMap<>();
 
+  private static final Map<Parameter, String> PARAMETER_FLAGS = new EnumMap<>(Parameter.class);
+
   static {
     for (Option<?> o : OPTIONS) {
       BY_NAME.put(o.name(), o);
+      if (o.parameter() != null) {
+        PARAMETER_FLAGS.put(o.parameter(), o.flag());
+      }
     }
   }
 
@@ -578,6 +609,19 @@ public final class Flags {
   }
 
   /** The names of all flags (without {@code --}), in {@code --help} order. */
+  /**
+   * The flag of each library {@link Parameter}, as the flags declare them ({@link Option#sets}):
+   * the library's messages name parameters, and the job says them as flags.
+   */
+  static Map<Parameter, String> parameterFlags() {
+    return PARAMETER_FLAGS;
+  }
+
+  /** {@code e}'s message with its parameters said as flags. */
+  static String flagMessage(RuntimeException e) {
+    return e instanceof NamesParameters n ? n.message(PARAMETER_FLAGS) : e.getMessage();
+  }
+
   static Set<String> names() {
     return Collections.unmodifiableSet(new LinkedHashSet<>(BY_NAME.keySet()));
   }

@@ -278,7 +278,7 @@ public final class JobConfig {
       return FilterSpec.scalable(
           fpr, Math.max(1, capacity / shards), growth, tightening, maxMemoryBytes / shards);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
+      throw new ConfigException(Flags.flagMessage(e));
     }
   }
 
@@ -297,7 +297,7 @@ public final class JobConfig {
           .hashSeed(hashSeed)
           .build();
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
+      throw new ConfigException(Flags.flagMessage(e));
     }
   }
 
@@ -338,7 +338,7 @@ public final class JobConfig {
 
   /** How the dedup operator writes its shards at checkpoints ({@code --materialize-every}). */
   public DedupSettings dedupSettings() {
-    return new DedupSettings(materializeEvery);
+    return new DedupSettings(materializeEvery, Flags.parameterFlags());
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.urldedup.job;
 
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.Parameter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -51,6 +52,7 @@ public final class Option<T> {
   private String whenAlone;
   private Set<Command> commands = EnumSet.of(Command.RUN);
   private Set<FilterSpec.Kind> filters = EnumSet.allOf(FilterSpec.Kind.class);
+  private Parameter parameter;
 
   private Option(String name, Parser<T> parser, String arg) {
     this.name = name;
@@ -304,6 +306,20 @@ public final class Option<T> {
   Option<T> forCommands(Command first, Command... more) {
     this.commands = EnumSet.of(first, more);
     return this;
+  }
+
+  /**
+   * The library {@link Parameter} this flag sets: the library's messages name the parameter, and
+   * the job says the flag instead ({@link Flags#parameterFlags()}).
+   */
+  Option<T> sets(Parameter p) {
+    this.parameter = p;
+    return this;
+  }
+
+  /** The library parameter this flag sets; null if none. */
+  Parameter parameter() {
+    return parameter;
   }
 
   /** The filter kinds it belongs to; all if not declared. */

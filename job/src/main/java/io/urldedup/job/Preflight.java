@@ -4,6 +4,8 @@ import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.PageStore;
+import io.urldedup.state.ScalableSpec;
+import io.urldedup.state.StableSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -201,13 +203,12 @@ final class Preflight {
     FilterSpec spec = c.perShardSpec();
     long need = 0;
     String flag = null;
-    if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec.kind() == FilterSpec.Kind.STABLE) {
+    if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec instanceof StableSpec) {
       need = c.memoryBytes;
       flag = Flags.MEMORY.flag();
-    } else if (c.stateBackend == JobConfig.StateBackend.HASHMAP
-        && spec.kind() == FilterSpec.Kind.SCALABLE) {
+    } else if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec instanceof ScalableSpec s) {
       need =
-          FilterMath.blockedPages(spec.capacity(), spec.fpr() * (1 - spec.tightening()))
+          FilterMath.blockedPages(s.capacity(), s.fpr() * (1 - s.tightening()))
               * (long) PageStore.PAGE_BYTES
               * c.shards;
       flag = Flags.CAPACITY.flag();
@@ -269,13 +270,13 @@ final class Preflight {
   }
 
   private static String fits(FilterSpec spec, long bytes) {
-    if (spec.kind() == FilterSpec.Kind.STABLE) {
+    if (!(spec instanceof ScalableSpec s)) {
       return ByteSize.format(Math.max(0, bytes));
     }
     long perUrlBits =
         Math.max(
             1,
-            FilterMath.blockedPages(1_000_000, spec.fpr() * (1 - spec.tightening()))
+            FilterMath.blockedPages(1_000_000, s.fpr() * (1 - s.tightening()))
                 * (long) PageStore.PAGE_BYTES
                 * 8
                 / 1_000_000);

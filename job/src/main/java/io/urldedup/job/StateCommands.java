@@ -303,7 +303,8 @@ final class StateCommands {
         try {
           a.storedMapping().checkServes(now, allowCanonicalizationChange);
         } catch (IncompatibleStateException e) {
-          throw new ConfigException(e.getMessage() + " (probe takes the job's flags and seed)");
+          throw new ConfigException(
+              Flags.flagMessage(e) + " (probe takes the job's flags and seed)");
         }
       }
     }

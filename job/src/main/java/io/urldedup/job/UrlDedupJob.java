@@ -5,11 +5,14 @@ import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
+import io.urldedup.state.AgedSpec;
 import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterPlan;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.IncompatibleStateException;
 import io.urldedup.state.ScalableMath;
+import io.urldedup.state.ScalableSpec;
+import io.urldedup.state.StableSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -55,7 +58,8 @@ public final class UrlDedupJob {
       }
       if (root instanceof IncompatibleStateException) {
         // restored state that does not fit the flags: a usage error, the message names the flag
-        System.err.println("urldedup: error: " + root.getMessage());
+        System.err.println(
+            "urldedup: error: " + Flags.flagMessage((IncompatibleStateException) root));
         code = ConfigException.EXIT_CODE;
       } else {
         System.err.println(
@@ -279,11 +283,11 @@ public final class UrlDedupJob {
     } else {
       b.append("  parallelism:      cluster default\n");
     }
-    if (c.filter == FilterSpec.Kind.AGED) {
+    if (spec instanceof AgedSpec aged) {
       b.append("  total memory:     ")
-          .append(ByteSize.format(spec.agedGeometry().bytes() * c.shards))
+          .append(ByteSize.format(aged.geometry().bytes() * c.shards))
           .append(" (")
-          .append(ByteSize.format(spec.agedGeometry().bytes()))
+          .append(ByteSize.format(aged.geometry().bytes()))
           .append(" per shard)\n");
       if (c.generationTime() != null) {
         b.append("  time:             ")
@@ -295,20 +299,20 @@ public final class UrlDedupJob {
                     : "processing")
             .append('\n');
       }
-    } else if (c.filter == FilterSpec.Kind.STABLE) {
+    } else if (spec instanceof StableSpec stable) {
       b.append("  total memory:     ")
-          .append(ByteSize.format(spec.memoryBytes() * c.shards))
+          .append(ByteSize.format(stable.memoryBytes() * c.shards))
           .append(" (")
-          .append(ByteSize.format(spec.memoryBytes()))
+          .append(ByteSize.format(stable.memoryBytes()))
           .append(" per shard)\n");
-    } else {
+    } else if (spec instanceof ScalableSpec scalable) {
       b.append("  total capacity:   ")
-          .append(spec.capacity() * c.shards)
+          .append(scalable.capacity() * c.shards)
           .append(" URLs in the first slices\n");
       b.append("  total max memory: ")
-          .append(ByteSize.format(spec.maxMemoryBytes() * c.shards))
+          .append(ByteSize.format(scalable.maxMemoryBytes() * c.shards))
           .append(" (")
-          .append(ByteSize.format(spec.maxMemoryBytes()))
+          .append(ByteSize.format(scalable.maxMemoryBytes()))
           .append(" per shard)\n");
     }
     if (c.cachePages() == DedupOperator.AUTO_CACHE) {
@@ -350,13 +354,11 @@ public final class UrlDedupJob {
   static ClusterShape clusterShape(JobConfig c) {
     FilterSpec spec = c.perShardSpec();
     long perShard =
-        switch (spec.kind()) {
-          case STABLE -> spec.memoryBytes();
-          case SCALABLE ->
-              ScalableMath.sliceBytes(
-                  spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0);
-          case AGED -> spec.agedGeometry().bytes();
-        };
+        spec instanceof StableSpec s
+            ? s.memoryBytes()
+            : spec instanceof ScalableSpec s
+                ? ScalableMath.sliceBytes(s.fpr(), s.capacity(), s.growth(), s.tightening(), 0)
+                : ((AgedSpec) spec).geometry().bytes();
     double interval =
         (c.checkpointInterval != null ? c.checkpointInterval : Flags.defaultCheckpointInterval())
                 .toMillis()

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.urldedup.operators.DecodeConfig;
+import io.urldedup.state.AgedSpec;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.ScalableSpec;
+import io.urldedup.state.StableSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +72,7 @@ class JobConfigTest {
     assertFalse(c.allowCanonicalizationChange);
     assertEquals(Flags.AUTO_CACHE_MEMORY, c.cacheMemoryBytes);
     assertEquals(io.urldedup.operators.DedupOperator.AUTO_CACHE, c.cachePages());
-    FilterSpec s = c.perShardSpec();
+    ScalableSpec s = (ScalableSpec) c.perShardSpec();
     assertEquals(1_000_000 / 128, s.capacity());
     assertEquals((1L << 30) / 128, s.maxMemoryBytes());
   }
@@ -165,7 +168,7 @@ class JobConfigTest {
     assertEquals(new io.urldedup.operators.DedupSettings(8), c.dedupSettings());
     assertEquals("crawl-dedup", c.jobName);
     assertTrue(c.get(Flags.VERBOSE));
-    FilterSpec s = c.perShardSpec();
+    StableSpec s = (StableSpec) c.perShardSpec();
     assertEquals((256L << 20) / 64, s.memoryBytes());
     assertEquals(3, s.cellBits());
     // the scalable filter's own flags (another kind's flags are refused:
@@ -265,7 +268,7 @@ class JobConfigTest {
             "processing",
             "--shards",
             "128");
-    FilterSpec s = t.perShardSpec();
+    AgedSpec s = (AgedSpec) t.perShardSpec();
     assertEquals(FilterSpec.Kind.AGED, s.kind());
     assertEquals(7L * 86_400_000, s.windowMillis());
     assertEquals(10.0, s.rate());
@@ -296,7 +299,7 @@ class JobConfigTest {
     assertEquals(30_000, e.generationTime().maxOutOfOrdernessMillis());
     JobConfig c =
         parse("--input", "x", "--filter", "aged", "--window-urls", "1000000", "--shards", "16");
-    assertEquals(62_500, c.perShardSpec().windowUrls());
+    assertEquals(62_500, ((AgedSpec) c.perShardSpec()).windowUrls());
     assertNull(c.generationTime());
 
     assertTrue(error("--input", "x", "--filter", "aged", "--window", "7d").contains("--rate"));
@@ -913,7 +916,7 @@ class JobConfigTest {
     assertEquals(64L << 20, doc.get("stable").get("totalBytes").asLong());
     JobConfig c =
         JobConfig.parseForPlan(new String[] {"--filter", "stable", "--memory", "64m"}, NO_ENV);
-    var rows = io.urldedup.state.FilterPlan.forgetting(c.perShardSpec(), c.shards);
+    var rows = io.urldedup.state.FilterPlan.forgetting((StableSpec) c.perShardSpec(), c.shards);
     var first = doc.get("stable").get("forgetting").get(0);
     assertEquals(100_000, first.get("newUrls").asLong());
     assertEquals(rows.get(0).reemittedIfSeenAgain(), first.get("reemittedIfSeenAgain").asDouble());
@@ -991,8 +994,8 @@ class JobConfigTest {
       List<String> flags = new ArrayList<>(List.of("--filter", "aged"));
       flags.addAll(List.of(window));
       JobConfig ac = JobConfig.parseForPlan(flags.toArray(String[]::new), NO_ENV);
-      io.urldedup.state.FilterSpec spec = ac.perShardSpec();
-      var g = spec.agedGeometry();
+      AgedSpec spec = (AgedSpec) ac.perShardSpec();
+      var g = spec.geometry();
       assertEquals(g.bytes(), aged.get("bytesPerShard").asLong());
       assertEquals(g.bytes() * 128, aged.get("totalBytes").asLong());
       assertEquals(g.k(), aged.get("k").asInt());

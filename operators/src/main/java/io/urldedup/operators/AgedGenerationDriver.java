@@ -1,7 +1,7 @@
 package io.urldedup.operators;
 
 import io.urldedup.state.AgedClock;
-import io.urldedup.state.FilterSpec;
+import io.urldedup.state.AgedSpec;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.function.LongSupplier;
@@ -38,7 +38,7 @@ final class AgedGenerationDriver {
    */
   static final long WARN_PERIOD_MILLIS = 60_000;
 
-  private final FilterSpec spec;
+  private final AgedSpec spec;
   private final int shards;
 
   /** How time is read; null for aged filters without a time window (they only advance early). */
@@ -67,7 +67,7 @@ final class AgedGenerationDriver {
    * @param processingTime the runtime's processing time
    */
   AgedGenerationDriver(
-      FilterSpec spec,
+      AgedSpec spec,
       int shards,
       GenerationTime time,
       WallClock wallClock,

@@ -2,6 +2,7 @@ package io.urldedup.operators;
 
 import io.urldedup.operators.url.CanonicalizationRules;
 import io.urldedup.operators.url.WhatwgUrlParser;
+import io.urldedup.state.InvalidSpecException;
 import io.urldedup.state.UrlHasher;
 import io.urldedup.state.UrlMapping;
 import java.io.Serializable;
@@ -238,7 +239,7 @@ public final class DecodeConfig implements Serializable {
 
     public Builder format(Format f) {
       if (f == null) {
-        throw new IllegalArgumentException("--format: missing value (accepted: text, json)");
+        throw new InvalidSpecException("{format}: missing value (accepted: text, json)");
       }
       this.format = f;
       return this;
@@ -246,7 +247,7 @@ public final class DecodeConfig implements Serializable {
 
     /** {@code --format text|json}. */
     public Builder format(String f) {
-      return format(parse(Format.class, "--format", f, "text, json"));
+      return format(parse(Format.class, "{format}", f, "text, json"));
     }
 
     public Builder hashSeed(long seed) {
@@ -257,8 +258,8 @@ public final class DecodeConfig implements Serializable {
     /** {@code --shards N}, 1 to {@value #MAX_SHARDS}. */
     public Builder shards(int n) {
       if (n < 1 || n > MAX_SHARDS) {
-        throw new IllegalArgumentException(
-            "--shards: " + n + " is out of range (accepted: 1 to " + MAX_SHARDS + ")");
+        throw new InvalidSpecException(
+            "{shards}: " + n + " is out of range (accepted: 1 to " + MAX_SHARDS + ")");
       }
       this.shards = n;
       return this;
@@ -267,8 +268,8 @@ public final class DecodeConfig implements Serializable {
     /** {@code --max-url-bytes N}, {@value #MIN_MAX_URL_BYTES} to {@value #MAX_MAX_URL_BYTES}. */
     public Builder maxUrlBytes(int n) {
       if (n < MIN_MAX_URL_BYTES || n > MAX_MAX_URL_BYTES) {
-        throw new IllegalArgumentException(
-            "--max-url-bytes: "
+        throw new InvalidSpecException(
+            "{maxUrlBytes}: "
                 + n
                 + " is out of range (accepted: "
                 + MIN_MAX_URL_BYTES
@@ -282,7 +283,7 @@ public final class DecodeConfig implements Serializable {
 
     public Builder keyMode(KeyMode k) {
       if (k == null) {
-        throw new IllegalArgumentException("--key: missing value (accepted: host, domain, none)");
+        throw new InvalidSpecException("{key}: missing value (accepted: host, domain, none)");
       }
       this.keyMode = k;
       return this;
@@ -290,7 +291,7 @@ public final class DecodeConfig implements Serializable {
 
     /** {@code --key host|domain|none}. */
     public Builder keyMode(String k) {
-      return keyMode(parse(KeyMode.class, "--key", k, "host, domain, none"));
+      return keyMode(parse(KeyMode.class, "{key}", k, "host, domain, none"));
     }
 
     /**
@@ -314,8 +315,8 @@ public final class DecodeConfig implements Serializable {
       for (String raw : names) {
         String n = raw == null ? "" : raw.trim().toLowerCase(Locale.ROOT);
         if (!validParamName(n)) {
-          throw new IllegalArgumentException(
-              "--strip-params: bad parameter name '"
+          throw new InvalidSpecException(
+              "{stripParams}: bad parameter name '"
                   + raw
                   + "' (accepted: none, default, or a comma-separated list of names made of"
                   + " letters, digits, '-', '_', '.', '~', and '*' as a wildcard)");
@@ -384,8 +385,7 @@ public final class DecodeConfig implements Serializable {
           }
         }
       }
-      throw new IllegalArgumentException(
-          flag + ": unknown value '" + v + "' (accepted: " + ok + ")");
+      throw new InvalidSpecException(flag + ": unknown value '" + v + "' (accepted: " + ok + ")");
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.urldedup.operators;
 
+import io.urldedup.state.AgedSpec;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterHeaderSerializer;
@@ -213,7 +214,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     this.mapping = mapping;
     this.cachePages = cachePages;
     this.allowCanonicalizationChange = allowCanonicalizationChange;
-    boolean timed = spec.kind() == FilterSpec.Kind.AGED && spec.timed();
+    boolean timed = spec instanceof AgedSpec a && a.timed();
     if (timed && time == null) {
       throw new IllegalArgumentException(
           "an aged filter with a time window needs event or processing time");
@@ -238,7 +239,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
             context.isRestored(),
             spec,
             settings);
-    restoredCheck = new RestoredStateCheck(spec, mapping, allowCanonicalizationChange);
+    restoredCheck =
+        new RestoredStateCheck(
+            spec, mapping, allowCanonicalizationChange, settings.parameterNames());
     if (context.isRestored()) {
       restoredCheck.checkAll(getKeyedStateBackend(), checkpointer.headerDescriptor());
     }
@@ -252,10 +255,10 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     metrics = new DedupMetrics(getMetricGroup(), getRuntimeContext());
     cache = checkpointer.open(resolveCachePages(), shards, keys, metrics);
     health = new FilterHealth(spec, shards, cache, keys, metrics);
-    if (spec.kind() == FilterSpec.Kind.AGED) {
+    if (spec instanceof AgedSpec agedSpec) {
       aged =
           new AgedGenerationDriver(
-              spec,
+              agedSpec,
               mapping.shards(),
               time,
               wallClock,

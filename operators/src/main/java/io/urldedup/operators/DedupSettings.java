@@ -1,6 +1,9 @@
 package io.urldedup.operators;
 
+import io.urldedup.state.InvalidSpecException;
+import io.urldedup.state.Parameter;
 import java.io.Serializable;
+import java.util.Map;
 
 /**
  * How the dedup operator checkpoints its shards (runtime settings: they change what a checkpoint
@@ -11,8 +14,12 @@ import java.io.Serializable;
  *     the other checkpoints only the shards' new insert log chunks are written (16 B per new URL).
  *     1: every checkpoint writes the changed pages and headers and no log exists (the state layout
  *     of builds before insert logs).
+ * @param parameterNames what a restore refusal ({@link
+ *     io.urldedup.state.IncompatibleStateException}) calls each parameter, e.g. the job's flag
+ *     ({@code --fpr} for {@link Parameter#FPR}); the library's own name where it has none
  */
-public record DedupSettings(int materializeEvery) implements Serializable {
+public record DedupSettings(int materializeEvery, Map<Parameter, String> parameterNames)
+    implements Serializable {
 
   public static final int MAX_MATERIALIZE_EVERY = 1000;
 
@@ -24,13 +31,19 @@ public record DedupSettings(int materializeEvery) implements Serializable {
   public static final DedupSettings PAGES_AT_EVERY_CHECKPOINT = new DedupSettings(1);
 
   public DedupSettings {
+    parameterNames = Map.copyOf(parameterNames);
     if (materializeEvery < 1 || materializeEvery > MAX_MATERIALIZE_EVERY) {
-      throw new IllegalArgumentException(
-          "--materialize-every takes 1 to "
+      throw new InvalidSpecException(
+          "{materializeEvery} takes 1 to "
               + MAX_MATERIALIZE_EVERY
               + " checkpoints; got "
               + materializeEvery);
     }
+  }
+
+  /** Refusals name the library's parameters. */
+  public DedupSettings(int materializeEvery) {
+    this(materializeEvery, Map.of());
   }
 
   /** Whether shards keep insert logs between materializations. */

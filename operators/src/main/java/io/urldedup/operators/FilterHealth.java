@@ -4,6 +4,7 @@ import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.PageStore;
+import io.urldedup.state.ScalableSpec;
 import io.urldedup.state.StableHolding;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.slf4j.Logger;
@@ -154,7 +155,7 @@ final class FilterHealth {
           "shard {} saturated: the next slice would exceed --max-memory ({} bytes per shard, {} URLs"
               + " recorded); the shard's false-positive rate rises from here on (now {}, target {})",
           s.shard,
-          h.spec().maxMemoryBytes(),
+          ((ScalableSpec) h.spec()).maxMemoryBytes(),
           h.inserts(),
           shardFpr,
           spec.fpr());

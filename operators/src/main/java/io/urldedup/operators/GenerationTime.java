@@ -1,5 +1,6 @@
 package io.urldedup.operators;
 
+import io.urldedup.state.InvalidSpecException;
 import java.io.Serializable;
 
 /**
@@ -25,8 +26,8 @@ public record GenerationTime(boolean event, long maxOutOfOrdernessMillis) implem
 
   public GenerationTime {
     if (maxOutOfOrdernessMillis < 0) {
-      throw new IllegalArgumentException(
-          "--max-out-of-orderness must be >= 0; got " + maxOutOfOrdernessMillis + " ms");
+      throw new InvalidSpecException(
+          "{maxOutOfOrderness} must be >= 0; got " + maxOutOfOrdernessMillis + " ms");
     }
   }
 

@@ -4,6 +4,8 @@ import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
 import io.urldedup.state.HeapPageStore;
 import io.urldedup.state.PageStore;
+import io.urldedup.state.ScalableSpec;
+import io.urldedup.state.StableSpec;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 
@@ -57,11 +59,11 @@ public final class PageCacheSizing {
    */
   public static long filterPages(FilterSpec perShard) {
     long bytes =
-        switch (perShard.kind()) {
-          case STABLE -> perShard.memoryBytes();
-          case SCALABLE -> perShard.maxMemoryBytes();
-          default -> Filters.open(perShard.newHeader(0L), new HeapPageStore()).sizeBytes();
-        };
+        perShard instanceof StableSpec s
+            ? s.memoryBytes()
+            : perShard instanceof ScalableSpec s
+                ? s.maxMemoryBytes()
+                : Filters.open(perShard.newHeader(0L), new HeapPageStore()).sizeBytes();
     return Math.max(1, (bytes + PageStore.PAGE_BYTES - 1) / PageStore.PAGE_BYTES);
   }
 

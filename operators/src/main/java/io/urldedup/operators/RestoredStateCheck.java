@@ -3,7 +3,9 @@ package io.urldedup.operators;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.IncompatibleStateException;
+import io.urldedup.state.Parameter;
 import io.urldedup.state.UrlMapping;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -29,11 +31,20 @@ final class RestoredStateCheck {
   private final FilterSpec spec;
   private final UrlMapping mapping;
   private final boolean allowCanonicalizationChange;
+  private final Map<Parameter, String> names;
 
-  RestoredStateCheck(FilterSpec spec, UrlMapping mapping, boolean allowCanonicalizationChange) {
+  /**
+   * @param names what the refusal calls each parameter (the job's flags)
+   */
+  RestoredStateCheck(
+      FilterSpec spec,
+      UrlMapping mapping,
+      boolean allowCanonicalizationChange,
+      Map<Parameter, String> names) {
     this.spec = spec;
     this.mapping = mapping;
     this.allowCanonicalizationChange = allowCanonicalizationChange;
+    this.names = names;
   }
 
   /**
@@ -76,8 +87,7 @@ final class RestoredStateCheck {
       h.checkCompatible(spec, mapping, allowCanonicalizationChange);
     } catch (IncompatibleStateException e) {
       throw new SuppressRestartsException(
-          new IncompatibleStateException(
-              "restored state of shard " + shard + " does not fit this job: " + e.getMessage()));
+          e.named("restored state of shard " + shard + " does not fit this job: ", names));
     }
   }
 }

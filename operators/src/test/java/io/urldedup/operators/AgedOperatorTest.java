@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.urldedup.operators.DedupOperatorTestKit.Backend;
+import io.urldedup.state.AgedSpec;
 import io.urldedup.state.FilterSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class AgedOperatorTest {
 
   static final long WINDOW = 60_000;
-  static final FilterSpec SPEC = FilterSpec.agedTime(1e-4, WINDOW, 0, 200);
+  static final AgedSpec SPEC = FilterSpec.agedTime(1e-4, WINDOW, 0, 200);
   static final long OOO = 5_000;
 
   @AfterAll
@@ -201,7 +202,7 @@ class AgedOperatorTest {
       warnings = capture.messages();
     }
     long early = ((DedupOperator) h.getOperator()).metrics().generationsAdvancedEarly();
-    long g = SPEC.agedGeometry().generationSize();
+    long g = SPEC.geometry().generationSize();
     assertTrue(early >= 20_000 / g / 2, "early advances " + early + " for generations of " + g);
     assertEquals(1, warnings.size(), "one WARN a minute, with the measured rate: " + warnings);
     assertTrue(

@@ -31,13 +31,13 @@ class DecodeConfigTest {
 
   @Test
   void validationNamesTheFlagAndTheAcceptedValues() {
-    fails(() -> DecodeConfig.builder().format("xml"), "--format", "text, json");
-    fails(() -> DecodeConfig.builder().format((String) null), "--format", "text, json");
-    fails(() -> DecodeConfig.builder().keyMode("ip"), "--key", "host, domain, none");
-    fails(() -> DecodeConfig.builder().shards(0), "--shards", "1 to 32768");
-    fails(() -> DecodeConfig.builder().maxUrlBytes(8), "--max-url-bytes", "16 to 65536");
-    fails(() -> DecodeConfig.builder().stripParams("sid,,x"), "--strip-params", "default");
-    fails(() -> DecodeConfig.builder().stripParams("a=b"), "--strip-params", "comma-separated");
+    fails(() -> DecodeConfig.builder().format("xml"), "format", "text, json");
+    fails(() -> DecodeConfig.builder().format((String) null), "format", "text, json");
+    fails(() -> DecodeConfig.builder().keyMode("ip"), "key", "host, domain, none");
+    fails(() -> DecodeConfig.builder().shards(0), "shards", "1 to 32768");
+    fails(() -> DecodeConfig.builder().maxUrlBytes(8), "maxUrlBytes", "16 to 65536");
+    fails(() -> DecodeConfig.builder().stripParams("sid,,x"), "stripParams", "default");
+    fails(() -> DecodeConfig.builder().stripParams("a=b"), "stripParams", "comma-separated");
   }
 
   @Test

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.urldedup.operators.DedupOperatorTestKit.Backend;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.StableMath;
+import io.urldedup.state.StableSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -59,9 +60,7 @@ class DedupOperatorRescaleTest {
     if (kind == FilterSpec.Kind.STABLE) {
       // the whole test is < 4000 arrivals over 32 shards, so a URL's gap is < 1000 arrivals to its
       // shard
-      double fn =
-          StableMath.falseNegative(
-              StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits()), 1000);
+      double fn = StableMath.falseNegative(((StableSpec) spec).geometry(), 1000);
       assertTrue(
           fn * 4000 < 1e-3, "the stable filter must keep every URL of this test, FN(1000) = " + fn);
     }

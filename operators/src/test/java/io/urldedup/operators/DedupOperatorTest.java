@@ -21,8 +21,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.urldedup.operators.DedupOperatorTestKit.Backend;
 import io.urldedup.operators.DedupOperatorTestKit.Reference;
+import io.urldedup.state.AgedSpec;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.Parameter;
 import io.urldedup.state.StableMath;
+import io.urldedup.state.StableSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -78,10 +81,7 @@ class DedupOperatorTest {
     Map<Integer, Long> arrivals = new HashMap<>();
     Map<String, Long> emittedAt = new HashMap<>();
     double e = 0;
-    StableMath.Geometry g =
-        spec.kind() == FilterSpec.Kind.STABLE
-            ? StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits())
-            : null;
+    StableMath.Geometry g = spec instanceof StableSpec s ? s.geometry() : null;
     for (UrlRecord r : records) {
       long n = arrivals.merge(r.shard, 1L, Long::sum) - 1;
       Long last = emittedAt.get(r.url());
@@ -139,7 +139,7 @@ class DedupOperatorTest {
       // ~1000 URLs over 8 shards: some shard passes its first slice's 100 and grows a second
       assertTrue(m.slices() >= 2, "slices " + m.slices());
     } else if (kind == FilterSpec.Kind.AGED) {
-      assertEquals(spec.agedGeometry().slices(), m.slices());
+      assertEquals(((AgedSpec) spec).geometry().slices(), m.slices());
     } else {
       assertEquals(1, m.slices());
     }
@@ -274,7 +274,7 @@ class DedupOperatorTest {
   }
 
   @Test
-  void restoreWithAnotherSeedFailsNamingTheFlag() throws Exception {
+  void restoreWithAnotherSeedFailsNamingTheParameter() throws Exception {
     OperatorSubtaskState s = snapshotOf(SCALABLE);
     var h =
         harness(
@@ -288,25 +288,41 @@ class DedupOperatorTest {
             1,
             0);
     Exception e = assertThrows(Exception.class, () -> h.initializeState(s));
-    assertMessage(e, "--hash-seed");
+    assertMessage(e, "different hashSeed");
     assertTrue(
         ExceptionUtils.findThrowable(e, SuppressRestartsException.class).isPresent(),
         "a restart cannot help: the job must fail without restarting");
   }
 
   @Test
-  void restoreWithOtherParametersFailsNamingTheFlag() throws Exception {
+  void restoreWithOtherParametersFailsNamingTheParameter() throws Exception {
     OperatorSubtaskState scalable = snapshotOf(SCALABLE);
     FilterSpec otherFpr = FilterSpec.scalable(1e-5, 100, 2, 0.5, 1L << 20);
     var h1 = harness(otherFpr, MAPPING, 8, Backend.HASHMAP, 1, 0);
-    assertMessage(assertThrows(Exception.class, () -> h1.initializeState(scalable)), "--fpr");
+    assertMessage(
+        assertThrows(Exception.class, () -> h1.initializeState(scalable)),
+        "fpr 1.0E-6 in state vs 1.0E-5 now");
 
-    var h2 = harness(STABLE, MAPPING, 8, Backend.HASHMAP, 1, 0);
-    assertMessage(assertThrows(Exception.class, () -> h2.initializeState(scalable)), "--filter");
+    // the job's settings say what the refusal calls a parameter: its flags
+    var h2 =
+        harness(
+            new DedupOperator(
+                STABLE,
+                MAPPING,
+                8,
+                false,
+                null,
+                new DedupSettings(1, Map.of(Parameter.KIND, "--filter"))),
+            Backend.HASHMAP,
+            1,
+            0);
+    assertMessage(
+        assertThrows(Exception.class, () -> h2.initializeState(scalable)),
+        "but --filter is stable; restore with --filter scalable");
 
     OperatorSubtaskState stable = snapshotOf(STABLE);
     var h3 = harness(FilterSpec.stable(0.01, 128 * 1024, 4), MAPPING, 8, Backend.HASHMAP, 1, 0);
-    assertMessage(assertThrows(Exception.class, () -> h3.initializeState(stable)), "--memory");
+    assertMessage(assertThrows(Exception.class, () -> h3.initializeState(stable)), "memoryBytes");
   }
 
   @Test

@@ -204,7 +204,7 @@ class StateCompatibilityTest {
   }
 
   @Test
-  void goldenSnapshotWithAnotherSeedFailsNamingTheFlag() throws Exception {
+  void goldenSnapshotWithAnotherSeedFailsNamingTheParameter() throws Exception {
     for (int version : VERSIONS) {
       OperatorSubtaskState s = golden(FilterSpec.Kind.SCALABLE, Backend.HASHMAP, version);
       UrlMapping otherSeed =
@@ -216,7 +216,8 @@ class StateCompatibilityTest {
       var h = DedupOperatorTestKit.harness(SCALABLE, otherSeed, 8, Backend.HASHMAP, 1, 0);
       Exception e = assertThrows(Exception.class, () -> h.initializeState(s));
       assertTrue(
-          ExceptionUtils.findThrowableWithMessage(e, "--hash-seed").isPresent(), "v" + version);
+          ExceptionUtils.findThrowableWithMessage(e, "different hashSeed").isPresent(),
+          "v" + version);
     }
   }
 
@@ -226,7 +227,7 @@ class StateCompatibilityTest {
    */
   @ParameterizedTest
   @EnumSource(Backend.class)
-  void restoreWithOtherShardsIsRefusedNamingTheFlag(Backend backend) throws Exception {
+  void restoreWithOtherShardsIsRefusedNamingTheParameter(Backend backend) throws Exception {
     for (FilterSpec.Kind kind : GOLDEN_KINDS) {
       OperatorSubtaskState s = golden(kind, Backend.HASHMAP, 2);
       UrlMapping threeShards = DedupOperatorTestKit.decode().shards(3).build().urlMapping();
@@ -234,8 +235,8 @@ class StateCompatibilityTest {
       Exception e = assertThrows(Exception.class, () -> h.initializeState(s));
       String message = incompatibility(e);
       assertTrue(
-          message.contains("--shards 2")
-              && message.contains("--shards 3")
+          message.contains("shards 2")
+              && message.contains("shards 3")
               && message.contains("start from empty state"),
           message);
       assertTrue(
@@ -265,7 +266,8 @@ class StateCompatibilityTest {
 
   @ParameterizedTest
   @EnumSource(Backend.class)
-  void restoreWithOtherCanonicalizationIsRefusedNamingTheFlag(Backend backend) throws Exception {
+  void restoreWithOtherCanonicalizationIsRefusedNamingTheParameter(Backend backend)
+      throws Exception {
     OperatorSubtaskState s = golden(FilterSpec.Kind.STABLE, Backend.ROCKSDB, 2);
     UrlMapping www =
         DedupOperatorTestKit.decode().shards(SHARDS).stripWww(true).build().urlMapping();
@@ -273,7 +275,7 @@ class StateCompatibilityTest {
     String message = incompatibility(assertThrows(Exception.class, () -> h.initializeState(s)));
     assertTrue(
         message.contains("--strip-www false in state vs true now")
-            && message.contains("--allow-canonicalization-change")
+            && message.contains("allowCanonicalizationChange")
             && !message.contains("--strip-params"),
         message);
     h.close();
@@ -284,7 +286,7 @@ class StateCompatibilityTest {
     message = incompatibility(assertThrows(Exception.class, () -> h1.initializeState(s)));
     assertTrue(
         message.contains("canonicalization-version 1 in state vs 2 now")
-            && message.contains("--allow-canonicalization-change"),
+            && message.contains("allowCanonicalizationChange"),
         message);
     h1.close();
 

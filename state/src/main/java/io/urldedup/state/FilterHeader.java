@@ -35,34 +35,23 @@ public final class FilterHeader {
   /** Page id = slice << SLICE_SHIFT | page within slice. */
   public static final int SLICE_SHIFT = 48;
 
-  final FilterSpec.Kind kind;
-
   /** The layout version this header was read with (its {@link #writeVersion()} when built here). */
   final int formatVersion;
 
-  final long seedFingerprint;
-  // the rest of the UrlMapping; UNKNOWN in version 1 headers until adopted
-  int shards;
-  long canonicalizationFingerprint;
-  String canonicalizationSettings = "";
-  // the spec, as given
-  final double fpr;
-  final long memoryBytes;
-  final int cellBits;
-  final long capacity;
-  final int growth;
-  final double tightening;
-  long maxMemoryBytes;
+  /** Seed fingerprint, shard count, canonicalization; UNKNOWN parts in version 1 until adopted. */
+  UrlMapping mapping;
+
+  /** As asked; a scalable filter's memory cap may be raised by a restore ({@link #adopt}). */
+  FilterSpec spec;
+
   // counters: stable: inserts (testAndAdd answered unseen, and add); scalable: elements answered
-  // unseen.
-  // sliceCount[i]: elements inserted into slice i (not found in an older slice)
+  // unseen; aged: in the clock
   long inserts;
-  // stable geometry
-  final int k;
-  final int p;
-  final int blockWords;
-  final long blocks;
-  // scalable slices
+
+  /** Stable: K, P and the block layout; null for the other kinds. */
+  final StableMath.Geometry stable;
+
+  // scalable: the slices; sliceCount[i]: elements inserted into slice i (not found in an older one)
   boolean saturated;
   int slices;
   long[] sliceCapacity = new long[0];
@@ -70,143 +59,39 @@ public final class FilterHeader {
   long[] sliceBlocks = new long[0];
   int[] sliceK = new int[0];
   long[] sliceCount = new long[0];
-  // aged: the spec's window (one of the two), generations as asked (0 = default), rate per shard;
-  // the concrete layout, the generation length of time windows, and the clock (counters)
-  long windowUrls;
-  long windowMillis;
-  int generations;
-  double rate;
+
+  // aged: the layout, the generation length of time windows (0 for count windows), the clock
   AgedMath.Geometry aged;
   long generationMillis;
   AgedClock clock;
 
-  FilterHeader(
-      FilterSpec.Kind kind,
-      int formatVersion,
-      long seedFingerprint,
-      double fpr,
-      long memoryBytes,
-      int cellBits,
-      long capacity,
-      int growth,
-      double tightening,
-      long maxMemoryBytes,
-      int k,
-      int p,
-      int blockWords,
-      long blocks) {
-    this.kind = Objects.requireNonNull(kind);
+  FilterHeader(int formatVersion, UrlMapping mapping, FilterSpec spec, StableMath.Geometry stable) {
     this.formatVersion = formatVersion;
-    this.seedFingerprint = seedFingerprint;
-    this.fpr = fpr;
-    this.memoryBytes = memoryBytes;
-    this.cellBits = cellBits;
-    this.capacity = capacity;
-    this.growth = growth;
-    this.tightening = tightening;
-    this.maxMemoryBytes = maxMemoryBytes;
-    this.k = k;
-    this.p = p;
-    this.blockWords = blockWords;
-    this.blocks = blocks;
+    this.mapping = Objects.requireNonNull(mapping);
+    this.spec = Objects.requireNonNull(spec);
+    this.stable = stable;
   }
 
-  static FilterHeader stable(FilterSpec s, UrlMapping m, StableMath.Geometry g) {
-    return new FilterHeader(
-            FilterSpec.Kind.STABLE,
-            2,
-            m.seedFingerprint(),
-            s.fpr(),
-            s.memoryBytes(),
-            s.cellBits(),
-            0,
-            0,
-            0,
-            0,
-            g.k(),
-            g.p(),
-            g.blockWords(),
-            g.blocks())
-        .bind(m);
+  static FilterHeader stable(StableSpec s, UrlMapping m, StableMath.Geometry g) {
+    return new FilterHeader(2, m, s, Objects.requireNonNull(g));
   }
 
-  static FilterHeader scalable(FilterSpec s, UrlMapping m) {
-    return new FilterHeader(
-            FilterSpec.Kind.SCALABLE,
-            2,
-            m.seedFingerprint(),
-            s.fpr(),
-            0,
-            0,
-            s.capacity(),
-            s.growth(),
-            s.tightening(),
-            s.maxMemoryBytes(),
-            0,
-            0,
-            0,
-            0)
-        .bind(m);
-  }
-
-  /** Records the shard count and canonicalization of {@code m} (the seed fingerprint is final). */
-  FilterHeader bind(UrlMapping m) {
-    shards = m.shards();
-    canonicalizationFingerprint = m.canonicalizationFingerprint();
-    canonicalizationSettings = m.canonicalizationSettings();
-    return this;
-  }
-
-  static FilterHeader aged(FilterSpec s, UrlMapping m) {
-    return aged(s, m, s.agedGeometry(), s.timed() ? s.generationMillis() : 0);
+  static FilterHeader scalable(ScalableSpec s, UrlMapping m) {
+    return new FilterHeader(2, m, s, null);
   }
 
   /**
-   * An empty aged header with a given layout and generation length rather than the current sizing's
-   * (golden tests pin the geometry state was written with; sizing may change).
+   * An empty aged header with a given layout and generation length (golden tests pin the geometry
+   * state was written with; sizing may change).
    */
   static FilterHeader aged(
-      FilterSpec s, UrlMapping m, AgedMath.Geometry geometry, long generationMillis) {
-    FilterHeader h =
-        new FilterHeader(
-                FilterSpec.Kind.AGED,
-                geometry.layout() == 1 ? 3 : 4,
-                m.seedFingerprint(),
-                s.fpr(),
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0)
-            .bind(m);
-    h.setAged(
-        s.windowUrls(),
-        s.windowMillis(),
-        s.generations(),
-        s.rate(),
-        geometry,
-        generationMillis,
-        new AgedClock());
+      AgedSpec s, UrlMapping m, AgedMath.Geometry geometry, long generationMillis) {
+    FilterHeader h = new FilterHeader(geometry.layout() == 1 ? 3 : 4, m, s, null);
+    h.setAged(geometry, generationMillis, new AgedClock());
     return h;
   }
 
-  void setAged(
-      long windowUrls,
-      long windowMillis,
-      int generations,
-      double rate,
-      AgedMath.Geometry geometry,
-      long generationMillis,
-      AgedClock clock) {
-    this.windowUrls = windowUrls;
-    this.windowMillis = windowMillis;
-    this.generations = generations;
-    this.rate = rate;
+  void setAged(AgedMath.Geometry geometry, long generationMillis, AgedClock clock) {
     this.aged = geometry;
     this.generationMillis = generationMillis;
     this.clock = clock;
@@ -214,8 +99,8 @@ public final class FilterHeader {
 
   /** Aged: the concrete layout (kind AGED only). */
   public AgedMath.Geometry agedGeometry() {
-    if (kind != FilterSpec.Kind.AGED) {
-      throw new IllegalStateException("not an aged filter: " + kind);
+    if (aged == null) {
+      throw new IllegalStateException("not an aged filter: " + kind());
     }
     return aged;
   }
@@ -269,7 +154,7 @@ public final class FilterHeader {
    * scalable 2, aged layout 1: 3, aged layout 2: 4).
    */
   public int writeVersion() {
-    return switch (kind) {
+    return switch (kind()) {
       case STABLE, SCALABLE -> 2;
       case AGED -> aged.layout() == 1 ? 3 : 4;
     };
@@ -324,7 +209,7 @@ public final class FilterHeader {
   }
 
   public FilterSpec.Kind kind() {
-    return kind;
+    return spec.kind();
   }
 
   public int formatVersion() {
@@ -332,7 +217,7 @@ public final class FilterHeader {
   }
 
   public long seedFingerprint() {
-    return seedFingerprint;
+    return mapping.seedFingerprint();
   }
 
   /**
@@ -340,30 +225,12 @@ public final class FilterHeader {
    * in v1 state).
    */
   public UrlMapping mapping() {
-    return new UrlMapping(
-        seedFingerprint, shards, canonicalizationFingerprint, canonicalizationSettings);
+    return mapping;
   }
 
   /** The spec this header was built from (with the current memory cap). */
   public FilterSpec spec() {
-    return switch (kind) {
-      case STABLE -> FilterSpec.stable(fpr, memoryBytes, cellBits);
-      case SCALABLE -> FilterSpec.scalable(fpr, capacity, growth, tightening, maxMemoryBytes);
-      case AGED ->
-          new FilterSpec(
-              FilterSpec.Kind.AGED,
-              fpr,
-              0,
-              0,
-              0,
-              0,
-              0,
-              0,
-              windowUrls,
-              windowMillis,
-              generations,
-              rate);
-    };
+    return spec;
   }
 
   /**
@@ -371,20 +238,20 @@ public final class FilterHeader {
    * inserts.
    */
   public long inserts() {
-    return kind == FilterSpec.Kind.AGED ? clock.inserts : inserts;
+    return clock != null ? clock.inserts : inserts;
   }
 
   /** Stable filter geometry (kind STABLE only). */
   public StableMath.Geometry stableGeometry() {
-    if (kind != FilterSpec.Kind.STABLE) {
-      throw new IllegalStateException("not a stable filter: " + kind);
+    if (stable == null) {
+      throw new IllegalStateException("not a stable filter: " + kind());
     }
-    return new StableMath.Geometry(cellBits, k, p, blockWords, blocks);
+    return stable;
   }
 
   /** Scalable: slices in the chain; aged: k + l; stable: 1. */
   public int slices() {
-    return switch (kind) {
+    return switch (kind()) {
       case STABLE -> 1;
       case SCALABLE -> slices;
       case AGED -> aged.slices();
@@ -430,13 +297,13 @@ public final class FilterHeader {
               + FORMAT_VERSION
               + "); upgrade, or start from empty state");
     }
-    mapping().checkServes(now, allowCanonicalizationChange);
-    spec().checkServes(spec);
+    mapping.checkServes(now, allowCanonicalizationChange);
+    this.spec.checkServes(spec);
   }
 
   /** {@link UrlMapping#canonicalizationChange} of this state's mapping. */
   public String canonicalizationChange(UrlMapping now) {
-    return mapping().canonicalizationChange(now);
+    return mapping.canonicalizationChange(now);
   }
 
   /**
@@ -444,43 +311,31 @@ public final class FilterHeader {
    * memory cap (raising it lets the filter grow again), an UNKNOWN shard count or canonicalization
    * (version 1 state), and an allowed canonicalization change.
    */
-  public void adopt(FilterSpec spec, UrlMapping now) {
-    if (kind == FilterSpec.Kind.SCALABLE
-        && spec.kind() == kind
-        && spec.maxMemoryBytes() != maxMemoryBytes) {
-      maxMemoryBytes = spec.maxMemoryBytes();
+  public void adopt(FilterSpec now, UrlMapping nowMapping) {
+    if (spec instanceof ScalableSpec s
+        && now instanceof ScalableSpec n
+        && n.maxMemoryBytes() != s.maxMemoryBytes()) {
+      spec = s.withMaxMemoryBytes(n.maxMemoryBytes());
       saturated = false;
     }
-    if (shards == UrlMapping.UNKNOWN) {
-      shards = now.shards();
-    }
-    if (now.canonicalizationFingerprint() != UrlMapping.UNKNOWN) {
-      canonicalizationFingerprint = now.canonicalizationFingerprint();
-      canonicalizationSettings = now.canonicalizationSettings();
-    }
+    int shards = mapping.shards() == UrlMapping.UNKNOWN ? nowMapping.shards() : mapping.shards();
+    mapping =
+        nowMapping.canonicalizationFingerprint() != UrlMapping.UNKNOWN
+            ? new UrlMapping(
+                mapping.seedFingerprint(),
+                shards,
+                nowMapping.canonicalizationFingerprint(),
+                nowMapping.canonicalizationSettings())
+            : new UrlMapping(
+                mapping.seedFingerprint(),
+                shards,
+                mapping.canonicalizationFingerprint(),
+                mapping.canonicalizationSettings());
   }
 
   /** A deep copy. */
   public FilterHeader copy() {
-    FilterHeader h =
-        new FilterHeader(
-            kind,
-            formatVersion,
-            seedFingerprint,
-            fpr,
-            memoryBytes,
-            cellBits,
-            capacity,
-            growth,
-            tightening,
-            maxMemoryBytes,
-            k,
-            p,
-            blockWords,
-            blocks);
-    h.shards = shards;
-    h.canonicalizationFingerprint = canonicalizationFingerprint;
-    h.canonicalizationSettings = canonicalizationSettings;
+    FilterHeader h = new FilterHeader(formatVersion, mapping, spec, stable);
     h.inserts = inserts;
     h.saturated = saturated;
     h.slices = slices;
@@ -489,8 +344,8 @@ public final class FilterHeader {
     h.sliceBlocks = sliceBlocks.clone();
     h.sliceK = sliceK.clone();
     h.sliceCount = sliceCount.clone();
-    if (kind == FilterSpec.Kind.AGED) {
-      h.setAged(windowUrls, windowMillis, generations, rate, aged, generationMillis, clock.copy());
+    if (clock != null) {
+      h.setAged(aged, generationMillis, clock.copy());
     }
     return h;
   }
@@ -504,23 +359,10 @@ public final class FilterHeader {
     if (!(o instanceof FilterHeader h)) {
       return false;
     }
-    return kind == h.kind
-        && seedFingerprint == h.seedFingerprint
-        && shards == h.shards
-        && canonicalizationFingerprint == h.canonicalizationFingerprint
-        && canonicalizationSettings.equals(h.canonicalizationSettings)
-        && Double.compare(fpr, h.fpr) == 0
-        && memoryBytes == h.memoryBytes
-        && cellBits == h.cellBits
-        && capacity == h.capacity
-        && growth == h.growth
-        && Double.compare(tightening, h.tightening) == 0
-        && maxMemoryBytes == h.maxMemoryBytes
+    return mapping.equals(h.mapping)
+        && spec.equals(h.spec)
         && inserts == h.inserts
-        && k == h.k
-        && p == h.p
-        && blockWords == h.blockWords
-        && blocks == h.blocks
+        && Objects.equals(stable, h.stable)
         && saturated == h.saturated
         && slices == h.slices
         && Arrays.equals(sliceCapacity, h.sliceCapacity)
@@ -528,10 +370,6 @@ public final class FilterHeader {
         && Arrays.equals(sliceBlocks, h.sliceBlocks)
         && Arrays.equals(sliceK, h.sliceK)
         && Arrays.equals(sliceCount, h.sliceCount)
-        && windowUrls == h.windowUrls
-        && windowMillis == h.windowMillis
-        && generations == h.generations
-        && Double.compare(rate, h.rate) == 0
         && Objects.equals(aged, h.aged)
         && generationMillis == h.generationMillis
         && Objects.equals(clock, h.clock);
@@ -539,28 +377,27 @@ public final class FilterHeader {
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        kind, seedFingerprint, inserts, blocks, slices, Arrays.hashCode(sliceCount));
+    return Objects.hash(spec, mapping, inserts, slices, Arrays.hashCode(sliceCount));
   }
 
   @Override
   public String toString() {
-    if (kind == FilterSpec.Kind.AGED) {
+    if (spec instanceof AgedSpec a) {
       return String.format(
           Locale.ROOT,
           "FilterHeader{aged, v%d, fpr=%s, %s, generations=%d, layout=%d, lines=%d, k=%d, l=%d, rows=%d, g=%d, %s}",
           formatVersion,
-          fpr,
-          windowMillis > 0
+          a.fpr(),
+          a.timed()
               ? "window="
-                  + windowMillis
+                  + a.windowMillis()
                   + "ms, rate="
-                  + rate
+                  + a.rate()
                   + "/s, generation="
                   + generationMillis
                   + "ms"
-              : "window-urls=" + windowUrls,
-          generations,
+              : "window-urls=" + a.windowUrls(),
+          a.generations(),
           aged.layout(),
           aged.rowLines(),
           aged.k(),
@@ -569,31 +406,32 @@ public final class FilterHeader {
           aged.generationSize(),
           clock);
     }
-    if (kind == FilterSpec.Kind.STABLE) {
+    if (spec instanceof StableSpec s) {
       return String.format(
           Locale.ROOT,
           "FilterHeader{stable, v%d, shards=%d, fpr=%s, d=%d, K=%d, P=%d, blockWords=%d, blocks=%d, inserts=%d}",
           formatVersion,
-          shards,
-          fpr,
-          cellBits,
-          k,
-          p,
-          blockWords,
-          blocks,
+          mapping.shards(),
+          s.fpr(),
+          s.cellBits(),
+          stable.k(),
+          stable.p(),
+          stable.blockWords(),
+          stable.blocks(),
           inserts);
     }
+    ScalableSpec s = (ScalableSpec) spec;
     return String.format(
         Locale.ROOT,
         "FilterHeader{scalable, v%d, shards=%d, fpr=%s, capacity=%d, growth=%d, tightening=%s, maxMemory=%d,"
             + " slices=%d, inserts=%d, saturated=%s}",
         formatVersion,
-        shards,
-        fpr,
-        capacity,
-        growth,
-        tightening,
-        maxMemoryBytes,
+        mapping.shards(),
+        s.fpr(),
+        s.capacity(),
+        s.growth(),
+        s.tightening(),
+        s.maxMemoryBytes(),
         slices,
         inserts,
         saturated);

@@ -36,21 +36,25 @@ final class FilterHeaderCodec {
 
   static void write(FilterHeader h, DataOutput out) throws IOException {
     int version = h.writeVersion();
+    FilterSpec spec = h.spec;
+    StableSpec stable = spec instanceof StableSpec s ? s : null;
+    ScalableSpec scalable = spec instanceof ScalableSpec s ? s : null;
+    StableMath.Geometry g = h.stable;
     out.writeInt(Integer.reverseBytes(version));
-    out.writeByte(h.kind.ordinal());
-    out.writeLong(Long.reverseBytes(h.seedFingerprint));
-    writeDouble(out, h.fpr);
-    out.writeLong(Long.reverseBytes(h.memoryBytes));
-    out.writeInt(Integer.reverseBytes(h.cellBits));
-    out.writeLong(Long.reverseBytes(h.capacity));
-    out.writeInt(Integer.reverseBytes(h.growth));
-    writeDouble(out, h.tightening);
-    out.writeLong(Long.reverseBytes(h.maxMemoryBytes));
+    out.writeByte(spec.kind().ordinal());
+    out.writeLong(Long.reverseBytes(h.mapping.seedFingerprint()));
+    writeDouble(out, spec.fpr());
+    out.writeLong(Long.reverseBytes(stable == null ? 0 : stable.memoryBytes()));
+    out.writeInt(Integer.reverseBytes(stable == null ? 0 : stable.cellBits()));
+    out.writeLong(Long.reverseBytes(scalable == null ? 0 : scalable.capacity()));
+    out.writeInt(Integer.reverseBytes(scalable == null ? 0 : scalable.growth()));
+    writeDouble(out, scalable == null ? 0 : scalable.tightening());
+    out.writeLong(Long.reverseBytes(scalable == null ? 0 : scalable.maxMemoryBytes()));
     out.writeLong(Long.reverseBytes(h.inserts));
-    out.writeInt(Integer.reverseBytes(h.k));
-    out.writeInt(Integer.reverseBytes(h.p));
-    out.writeInt(Integer.reverseBytes(h.blockWords));
-    out.writeLong(Long.reverseBytes(h.blocks));
+    out.writeInt(Integer.reverseBytes(g == null ? 0 : g.k()));
+    out.writeInt(Integer.reverseBytes(g == null ? 0 : g.p()));
+    out.writeInt(Integer.reverseBytes(g == null ? 0 : g.blockWords()));
+    out.writeLong(Long.reverseBytes(g == null ? 0 : g.blocks()));
     out.writeByte(h.saturated ? 1 : 0);
     out.writeInt(Integer.reverseBytes(h.slices));
     for (int i = 0; i < h.slices; i++) {
@@ -60,21 +64,22 @@ final class FilterHeaderCodec {
       out.writeInt(Integer.reverseBytes(h.sliceK[i]));
       out.writeLong(Long.reverseBytes(h.sliceCount[i]));
     }
-    out.writeInt(Integer.reverseBytes(h.shards));
-    out.writeLong(Long.reverseBytes(h.canonicalizationFingerprint));
-    byte[] settings = h.canonicalizationSettings.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(Integer.reverseBytes(h.mapping.shards()));
+    out.writeLong(Long.reverseBytes(h.mapping.canonicalizationFingerprint()));
+    byte[] settings = h.mapping.canonicalizationSettings().getBytes(StandardCharsets.UTF_8);
     out.writeInt(Integer.reverseBytes(settings.length));
     out.write(settings);
-    if (h.kind == FilterSpec.Kind.AGED) {
-      writeAged(h, out, version);
+    if (spec instanceof AgedSpec aged) {
+      writeAged(h, aged, out, version);
     }
   }
 
-  private static void writeAged(FilterHeader h, DataOutput out, int version) throws IOException {
-    out.writeLong(Long.reverseBytes(h.windowUrls));
-    out.writeLong(Long.reverseBytes(h.windowMillis));
-    out.writeInt(Integer.reverseBytes(h.generations));
-    writeDouble(out, h.rate);
+  private static void writeAged(FilterHeader h, AgedSpec s, DataOutput out, int version)
+      throws IOException {
+    out.writeLong(Long.reverseBytes(s.windowUrls()));
+    out.writeLong(Long.reverseBytes(s.windowMillis()));
+    out.writeInt(Integer.reverseBytes(s.generations()));
+    writeDouble(out, s.rate());
     out.writeInt(Integer.reverseBytes(h.aged.k()));
     out.writeInt(Integer.reverseBytes(h.aged.l()));
     out.writeLong(Long.reverseBytes(h.aged.rows()));
@@ -90,59 +95,6 @@ final class FilterHeaderCodec {
       out.writeInt(Integer.reverseBytes(h.aged.layout()));
       out.writeInt(Integer.reverseBytes(h.aged.rowLines()));
     }
-  }
-
-  private static void readAged(FilterHeader h, DataInput in, int version) throws IOException {
-    long windowUrls = Long.reverseBytes(in.readLong());
-    long windowMillis = Long.reverseBytes(in.readLong());
-    int generations = Integer.reverseBytes(in.readInt());
-    double rate = readDouble(in);
-    int k = Integer.reverseBytes(in.readInt());
-    int l = Integer.reverseBytes(in.readInt());
-    long rows = Long.reverseBytes(in.readLong());
-    long g = Long.reverseBytes(in.readLong());
-    long generationMillis = Long.reverseBytes(in.readLong());
-    AgedClock c =
-        new AgedClock(
-            Long.reverseBytes(in.readLong()),
-            Long.reverseBytes(in.readLong()),
-            Long.reverseBytes(in.readLong()),
-            Long.reverseBytes(in.readLong()),
-            Long.reverseBytes(in.readLong()));
-    int layout = 1;
-    int rowLines = 0;
-    if (version >= 4) {
-      layout = Integer.reverseBytes(in.readInt());
-      rowLines = Integer.reverseBytes(in.readInt());
-      if (layout != 2) {
-        throw new IOException(
-            "corrupt aged filter header: layout "
-                + layout
-                + " in header layout version "
-                + version);
-      }
-    }
-    AgedMath.Geometry geometry;
-    try {
-      geometry = new AgedMath.Geometry(layout, rowLines, k, l, rows, g);
-    } catch (IllegalArgumentException e) {
-      throw new IOException("corrupt aged filter header: " + e.getMessage());
-    }
-    if (generationMillis < 0
-        || (windowMillis > 0) != (generationMillis > 0)
-        || c.count < 0
-        || c.inserts < 0
-        || c.earlyAdvances < 0
-        || c.generation < 0) {
-      throw new IOException(
-          "corrupt aged filter header: generation "
-              + generationMillis
-              + " ms for a window of "
-              + windowMillis
-              + " ms, clock "
-              + c);
-    }
-    h.setAged(windowUrls, windowMillis, generations, rate, geometry, generationMillis, c);
   }
 
   static FilterHeader read(DataInput in) throws IOException {
@@ -173,98 +125,159 @@ final class FilterHeaderCodec {
     int p = Integer.reverseBytes(in.readInt());
     int blockWords = Integer.reverseBytes(in.readInt());
     long blocks = Long.reverseBytes(in.readLong());
-    FilterHeader h =
-        new FilterHeader(
-            kind,
-            version,
-            fp,
-            fpr,
-            memory,
-            cellBits,
-            capacity,
-            growth,
-            tightening,
-            maxMemory,
-            k,
-            p,
-            blockWords,
-            blocks);
-    h.inserts = inserts;
-    h.saturated = in.readUnsignedByte() != 0;
+    boolean saturated = in.readUnsignedByte() != 0;
     int slices = Integer.reverseBytes(in.readInt());
     if (slices < 0 || slices > FilterHeader.MAX_SLICES) {
       throw new IOException("corrupt filter header: " + slices + " slices");
     }
+    // slices are appended once the header exists
+    long[][] slice = new long[slices][4];
+    double[] sliceFpr = new double[slices];
     for (int i = 0; i < slices; i++) {
-      long cap = Long.reverseBytes(in.readLong());
-      double eps = readDouble(in);
-      long b = Long.reverseBytes(in.readLong());
-      int sk = Integer.reverseBytes(in.readInt());
-      long count = Long.reverseBytes(in.readLong());
-      h.appendSlice(cap, eps, b, sk, count);
+      slice[i][0] = Long.reverseBytes(in.readLong());
+      sliceFpr[i] = readDouble(in);
+      slice[i][1] = Long.reverseBytes(in.readLong());
+      slice[i][2] = Integer.reverseBytes(in.readInt());
+      slice[i][3] = Long.reverseBytes(in.readLong());
     }
-    if (version >= 2) {
-      int shards = Integer.reverseBytes(in.readInt());
-      if (shards < 0) {
-        throw new IOException("corrupt filter header: " + shards + " shards");
-      }
-      h.shards = shards;
-      h.canonicalizationFingerprint = Long.reverseBytes(in.readLong());
-      int length = Integer.reverseBytes(in.readInt());
-      if (length < 0 || length > UrlMapping.MAX_SETTINGS_BYTES) {
-        throw new IOException(
-            "corrupt filter header: canonicalization settings of " + length + " bytes");
-      }
-      byte[] settings = new byte[length];
-      in.readFully(settings);
-      h.canonicalizationSettings = new String(settings, StandardCharsets.UTF_8);
-    }
+    UrlMapping mapping = version >= 2 ? readMapping(fp, in) : UrlMapping.seedOnly(fp);
     if (kind == FilterSpec.Kind.AGED) {
       if (version < 3) {
         throw new IOException("corrupt filter header: an aged filter in layout version " + version);
       }
-      readAged(h, in, version);
-    } else {
-      validate(h);
+      return readAged(version, mapping, fpr, in);
     }
+    FilterHeader h;
+    try {
+      h =
+          kind == FilterSpec.Kind.STABLE
+              ? new FilterHeader(
+                  version,
+                  mapping,
+                  FilterSpec.stable(fpr, memory, cellBits),
+                  new StableMath.Geometry(cellBits, k, p, blockWords, blocks))
+              : new FilterHeader(
+                  version,
+                  mapping,
+                  FilterSpec.scalable(fpr, capacity, growth, tightening, maxMemory),
+                  null);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("corrupt filter header: " + e.getMessage());
+    }
+    h.inserts = inserts;
+    h.saturated = saturated;
+    for (int i = 0; i < slices; i++) {
+      h.appendSlice(slice[i][0], sliceFpr[i], slice[i][1], (int) slice[i][2], slice[i][3]);
+    }
+    validate(h, k, p, blockWords, blocks);
+    return h;
+  }
+
+  private static UrlMapping readMapping(long seedFingerprint, DataInput in) throws IOException {
+    int shards = Integer.reverseBytes(in.readInt());
+    if (shards < 0) {
+      throw new IOException("corrupt filter header: " + shards + " shards");
+    }
+    long canonicalization = Long.reverseBytes(in.readLong());
+    int length = Integer.reverseBytes(in.readInt());
+    if (length < 0 || length > UrlMapping.MAX_SETTINGS_BYTES) {
+      throw new IOException(
+          "corrupt filter header: canonicalization settings of " + length + " bytes");
+    }
+    byte[] settings = new byte[length];
+    in.readFully(settings);
+    return new UrlMapping(
+        seedFingerprint, shards, canonicalization, new String(settings, StandardCharsets.UTF_8));
+  }
+
+  private static FilterHeader readAged(int version, UrlMapping mapping, double fpr, DataInput in)
+      throws IOException {
+    long windowUrls = Long.reverseBytes(in.readLong());
+    long windowMillis = Long.reverseBytes(in.readLong());
+    int generations = Integer.reverseBytes(in.readInt());
+    double rate = readDouble(in);
+    int k = Integer.reverseBytes(in.readInt());
+    int l = Integer.reverseBytes(in.readInt());
+    long rows = Long.reverseBytes(in.readLong());
+    long g = Long.reverseBytes(in.readLong());
+    long generationMillis = Long.reverseBytes(in.readLong());
+    AgedClock c =
+        new AgedClock(
+            Long.reverseBytes(in.readLong()),
+            Long.reverseBytes(in.readLong()),
+            Long.reverseBytes(in.readLong()),
+            Long.reverseBytes(in.readLong()),
+            Long.reverseBytes(in.readLong()));
+    int layout = 1;
+    int rowLines = 0;
+    if (version >= 4) {
+      layout = Integer.reverseBytes(in.readInt());
+      rowLines = Integer.reverseBytes(in.readInt());
+      if (layout != 2) {
+        throw new IOException(
+            "corrupt aged filter header: layout "
+                + layout
+                + " in header layout version "
+                + version);
+      }
+    }
+    AgedMath.Geometry geometry;
+    AgedSpec spec;
+    try {
+      geometry = new AgedMath.Geometry(layout, rowLines, k, l, rows, g);
+      spec = new AgedSpec(fpr, windowUrls, windowMillis, generations, rate);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("corrupt aged filter header: " + e.getMessage());
+    }
+    if (generationMillis < 0
+        || (windowMillis > 0) != (generationMillis > 0)
+        || c.count < 0
+        || c.inserts < 0
+        || c.earlyAdvances < 0
+        || c.generation < 0) {
+      throw new IOException(
+          "corrupt aged filter header: generation "
+              + generationMillis
+              + " ms for a window of "
+              + windowMillis
+              + " ms, clock "
+              + c);
+    }
+    FilterHeader h = new FilterHeader(version, mapping, spec, null);
+    h.setAged(geometry, generationMillis, c);
     return h;
   }
 
   /**
    * The stable and scalable fields a filter indexes with: a corrupt header must fail here, naming
-   * the field, not later as an index out of bounds on a record. The spec is checked by its own
-   * constructor (the flags' ranges); the concrete geometry against what the filters accept.
+   * the field, not later as an index out of bounds on a record. The spec was checked by its own
+   * constructor; the concrete geometry is checked against what the filters accept.
    */
-  private static void validate(FilterHeader h) throws IOException {
-    try {
-      h.spec();
-    } catch (IllegalArgumentException e) {
-      throw new IOException("corrupt filter header: " + e.getMessage());
-    }
+  private static void validate(FilterHeader h, int k, int p, int words, long blocks)
+      throws IOException {
     if (h.inserts < 0) {
       throw new IOException("corrupt filter header: " + h.inserts + " inserts");
     }
-    if (h.kind == FilterSpec.Kind.STABLE) {
-      int words = h.blockWords;
+    if (h.kind() == FilterSpec.Kind.STABLE) {
       long maxBlocks = FilterSpec.MAX_MEMORY_BYTES / Long.BYTES / Math.max(1, words);
       if (words < 8
           || words > PageStore.PAGE_WORDS
           || Integer.bitCount(words) != 1
-          || h.k < 1
-          || h.k > words
-          || h.p < 0
-          || h.blocks < 1
-          || h.blocks > maxBlocks
+          || k < 1
+          || k > words
+          || p < 0
+          || blocks < 1
+          || blocks > maxBlocks
           || h.slices != 0) {
         throw new IOException(
             "corrupt stable filter header: K="
-                + h.k
+                + k
                 + " P="
-                + h.p
+                + p
                 + " blockWords="
                 + words
                 + " blocks="
-                + h.blocks
+                + blocks
                 + " slices="
                 + h.slices);
       }

@@ -54,10 +54,10 @@ public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
 
   /** {@link #forSpec(FilterSpec, boolean)} of a job without insert logs. */
   public static FilterHeaderSerializer forSpec(FilterSpec spec) {
-    return switch (spec.kind()) {
-      case STABLE, SCALABLE -> new FilterHeaderSerializer(2);
-      case AGED -> new FilterHeaderSerializer(spec.agedGeometry().layout() == 1 ? 3 : 4);
-    };
+    return new FilterHeaderSerializer(
+        spec instanceof AgedSpec a && a.geometry().layout() == 1
+            ? 3
+            : spec.kind() == FilterSpec.Kind.AGED ? 4 : 2);
   }
 
   /** The newest header layout version this serializer's snapshot declares. */
@@ -81,20 +81,10 @@ public final class FilterHeaderSerializer extends TypeSerializer<FilterHeader> {
   @Override
   public FilterHeader createInstance() {
     return new FilterHeader(
-        FilterSpec.Kind.SCALABLE,
         FilterHeader.FORMAT_VERSION,
-        0,
-        0.01,
-        0,
-        0,
-        1,
-        2,
-        0.5,
-        PageStore.PAGE_BYTES,
-        0,
-        0,
-        0,
-        0);
+        UrlMapping.seedOnly(0),
+        FilterSpec.scalable(0.01, 1, 2, 0.5, PageStore.PAGE_BYTES),
+        null);
   }
 
   @Override

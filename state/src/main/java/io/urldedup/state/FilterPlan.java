@@ -42,8 +42,8 @@ public final class FilterPlan {
   /** Where the scalable filter's memory cap is reached, per shard. */
   public record Cap(long urlsPerShard, int slices, long bytesPerShard) {}
 
-  public static List<ForgettingRow> forgetting(FilterSpec spec, int shards) {
-    StableMath.Geometry g = StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+  public static List<ForgettingRow> forgetting(StableSpec spec, int shards) {
+    StableMath.Geometry g = spec.geometry();
     List<ForgettingRow> rows = new ArrayList<>();
     for (long gap : STABLE_GAPS) {
       long perShard = Math.max(1, gap / shards);
@@ -54,7 +54,7 @@ public final class FilterPlan {
     return rows;
   }
 
-  public static List<GrowthRow> growth(FilterSpec spec, int shards) {
+  public static List<GrowthRow> growth(ScalableSpec spec, int shards) {
     List<GrowthRow> rows = new ArrayList<>();
     for (long n : SCALABLE_SIZES) {
       long perShard = (n + shards - 1) / shards;
@@ -64,7 +64,7 @@ public final class FilterPlan {
     return rows;
   }
 
-  public static Cap cap(FilterSpec spec) {
+  public static Cap cap(ScalableSpec spec) {
     long capAt = 0;
     int slices = 0;
     long used = 0;
@@ -89,70 +89,77 @@ public final class FilterPlan {
    */
   public static Map<String, Object> facts(FilterSpec spec, int shards) {
     Map<String, Object> out = new LinkedHashMap<>();
-    if (spec.kind() == FilterSpec.Kind.STABLE) {
-      StableMath.Geometry g = StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
-      out.put("cellBits", g.cellBits());
-      out.put("max", g.max());
-      out.put("k", g.k());
-      out.put("p", g.p());
-      out.put("blockWords", g.blockWords());
-      out.put("cellsPerShard", g.cells());
-      out.put("blocksPerShard", g.blocks());
-      out.put("bytesPerShard", pagesBytes(g));
-      out.put("totalBytes", pagesBytes(g) * shards);
-      out.put("stableFpr", g.stableFpr());
-      out.put("stableZeroFraction", g.stableZeroFraction());
-      List<Map<String, Object>> rows = new ArrayList<>();
-      for (ForgettingRow r : forgetting(spec, shards)) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("newUrls", r.newUrls());
-        row.put("reemittedIfSeenAgain", r.reemittedIfSeenAgain());
-        row.put("forgottenBy", r.forgottenBy());
-        rows.add(row);
-      }
-      out.put("forgetting", rows);
-    } else if (spec.kind() == FilterSpec.Kind.SCALABLE) {
-      double eps0 = ScalableMath.sliceFpr(spec.fpr(), spec.tightening(), 0);
-      FilterMath.BlockedSizing s0 = FilterMath.blockedSizing(eps0);
-      out.put("capacityPerShard", spec.capacity());
-      out.put("growth", spec.growth());
-      out.put("tightening", spec.tightening());
-      out.put("firstSliceFpr", eps0);
-      out.put("firstSliceK", s0.k());
-      out.put("firstSliceBitsPerUrl", s0.bitsPerElement());
-      out.put(
-          "firstSliceBytesPerShard",
-          ScalableMath.sliceBytes(
-              spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0));
-      out.put("maxMemoryPerShard", spec.maxMemoryBytes());
-      out.put("totalMaxMemory", spec.maxMemoryBytes() * shards);
-      List<Map<String, Object>> rows = new ArrayList<>();
-      for (GrowthRow r : growth(spec, shards)) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("urls", r.urls());
-        row.put("urlsPerShard", r.urlsPerShard());
-        row.put("slices", r.slices());
-        row.put("bytesPerShard", r.bytesPerShard());
-        row.put("totalBytes", r.bytesPerShard() * shards);
-        row.put("fprBound", r.fprBound());
-        row.put("capped", r.capped());
-        rows.add(row);
-      }
-      out.put("growthTable", rows);
-      Cap c = cap(spec);
-      out.put("capReachedAfterUrlsPerShard", c.urlsPerShard());
-      out.put("capReachedAfterUrls", c.urlsPerShard() * shards);
-      out.put("slicesAtCap", c.slices());
-      out.put("bytesPerShardAtCap", c.bytesPerShard());
+    if (spec instanceof StableSpec s) {
+      stableFacts(s, shards, out);
+    } else if (spec instanceof ScalableSpec s) {
+      scalableFacts(s, shards, out);
     } else {
-      agedFacts(spec, shards, out);
+      agedFacts((AgedSpec) spec, shards, out);
     }
     return out;
   }
 
+  private static void stableFacts(StableSpec spec, int shards, Map<String, Object> out) {
+    StableMath.Geometry g = spec.geometry();
+    out.put("cellBits", g.cellBits());
+    out.put("max", g.max());
+    out.put("k", g.k());
+    out.put("p", g.p());
+    out.put("blockWords", g.blockWords());
+    out.put("cellsPerShard", g.cells());
+    out.put("blocksPerShard", g.blocks());
+    out.put("bytesPerShard", pagesBytes(g));
+    out.put("totalBytes", pagesBytes(g) * shards);
+    out.put("stableFpr", g.stableFpr());
+    out.put("stableZeroFraction", g.stableZeroFraction());
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (ForgettingRow r : forgetting(spec, shards)) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("newUrls", r.newUrls());
+      row.put("reemittedIfSeenAgain", r.reemittedIfSeenAgain());
+      row.put("forgottenBy", r.forgottenBy());
+      rows.add(row);
+    }
+    out.put("forgetting", rows);
+  }
+
+  private static void scalableFacts(ScalableSpec spec, int shards, Map<String, Object> out) {
+    double eps0 = ScalableMath.sliceFpr(spec.fpr(), spec.tightening(), 0);
+    FilterMath.BlockedSizing s0 = FilterMath.blockedSizing(eps0);
+    out.put("capacityPerShard", spec.capacity());
+    out.put("growth", spec.growth());
+    out.put("tightening", spec.tightening());
+    out.put("firstSliceFpr", eps0);
+    out.put("firstSliceK", s0.k());
+    out.put("firstSliceBitsPerUrl", s0.bitsPerElement());
+    out.put(
+        "firstSliceBytesPerShard",
+        ScalableMath.sliceBytes(spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), 0));
+    out.put("maxMemoryPerShard", spec.maxMemoryBytes());
+    out.put("totalMaxMemory", spec.maxMemoryBytes() * shards);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (GrowthRow r : growth(spec, shards)) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("urls", r.urls());
+      row.put("urlsPerShard", r.urlsPerShard());
+      row.put("slices", r.slices());
+      row.put("bytesPerShard", r.bytesPerShard());
+      row.put("totalBytes", r.bytesPerShard() * shards);
+      row.put("fprBound", r.fprBound());
+      row.put("capped", r.capped());
+      rows.add(row);
+    }
+    out.put("growthTable", rows);
+    Cap c = cap(spec);
+    out.put("capReachedAfterUrlsPerShard", c.urlsPerShard());
+    out.put("capReachedAfterUrls", c.urlsPerShard() * shards);
+    out.put("slicesAtCap", c.slices());
+    out.put("bytesPerShardAtCap", c.bytesPerShard());
+  }
+
   /** The aged plan's numbers; time windows in milliseconds, count windows in new URLs per shard. */
-  private static void agedFacts(FilterSpec spec, int shards, Map<String, Object> out) {
-    AgedMath.Geometry g = spec.agedGeometry();
+  private static void agedFacts(AgedSpec spec, int shards, Map<String, Object> out) {
+    AgedMath.Geometry g = spec.geometry();
     boolean timed = spec.timed();
     long d = timed ? spec.generationMillis() : 0;
     out.put("window", timed ? "time" : "count");
@@ -198,20 +205,21 @@ public final class FilterPlan {
 
   public static String render(FilterSpec spec, int shards) {
     if (shards < 1) {
-      throw new IllegalArgumentException("--shards must be >= 1; got " + shards);
+      throw new InvalidSpecException("{shards} must be >= 1; got " + shards);
     }
-    return switch (spec.kind()) {
-      case STABLE -> renderStable(spec, shards);
-      case SCALABLE -> renderScalable(spec, shards);
-      case AGED -> renderAged(spec, shards);
-    };
+    if (spec instanceof StableSpec s) {
+      return renderStable(s, shards);
+    }
+    return spec instanceof ScalableSpec s
+        ? renderScalable(s, shards)
+        : renderAged((AgedSpec) spec, shards);
   }
 
   /**
    * The aged filter: its layout, FPR, window and the forgetting after it, per shard and in total.
    */
-  private static String renderAged(FilterSpec spec, int shards) {
-    AgedMath.Geometry g = spec.agedGeometry();
+  private static String renderAged(AgedSpec spec, int shards) {
+    AgedMath.Geometry g = spec.geometry();
     boolean timed = spec.timed();
     long d = spec.generationMillis();
     StringBuilder sb = new StringBuilder();
@@ -319,8 +327,8 @@ public final class FilterPlan {
     return ms + "ms";
   }
 
-  private static String renderStable(FilterSpec spec, int shards) {
-    StableMath.Geometry g = StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+  private static String renderStable(StableSpec spec, int shards) {
+    StableMath.Geometry g = spec.geometry();
     StringBuilder sb = new StringBuilder();
     line(sb, "filter: stable Bloom filter (Deng & Rafiei 2006), blocked; %d shards", shards);
     line(
@@ -360,8 +368,8 @@ public final class FilterPlan {
   /**
    * The stable filter's forgetting table (plan prints it; inspect too, for the filter in state).
    */
-  public static String stableForgetting(FilterSpec spec, int shards) {
-    StableMath.Geometry g = StableMath.geometry(spec.fpr(), spec.memoryBytes(), spec.cellBits());
+  public static String stableForgetting(StableSpec spec, int shards) {
+    StableMath.Geometry g = spec.geometry();
     StringBuilder sb = new StringBuilder();
     line(
         sb,
@@ -387,7 +395,7 @@ public final class FilterPlan {
     return sb.toString();
   }
 
-  private static String renderScalable(FilterSpec spec, int shards) {
+  private static String renderScalable(ScalableSpec spec, int shards) {
     StringBuilder sb = new StringBuilder();
     double eps0 = ScalableMath.sliceFpr(spec.fpr(), spec.tightening(), 0);
     FilterMath.BlockedSizing s0 = FilterMath.blockedSizing(eps0);

@@ -174,17 +174,18 @@ public final class ScalableBloomFilter implements DedupFilter {
 
   private void grow() {
     int next = header.slices;
+    ScalableSpec spec = (ScalableSpec) header.spec;
     long nextBytes =
         ScalableMath.sliceBytes(
-            header.fpr, header.capacity, header.growth, header.tightening, next);
+            spec.fpr(), spec.capacity(), spec.growth(), spec.tightening(), next);
     if (next >= FilterHeader.MAX_SLICES
-        || header.sliceBytes() + nextBytes > header.maxMemoryBytes) {
+        || header.sliceBytes() + nextBytes > spec.maxMemoryBytes()) {
       header.saturated = true;
       return;
     }
     header.addSlice(
-        ScalableMath.sliceCapacity(header.capacity, header.growth, next),
-        ScalableMath.sliceFpr(header.fpr, header.tightening, next));
+        ScalableMath.sliceCapacity(spec.capacity(), spec.growth(), next),
+        ScalableMath.sliceFpr(spec.fpr(), spec.tightening(), next));
     BlockedBloomFilter[] grown = Arrays.copyOf(slices, next + 1);
     grown[next] = slice(next);
     slices = grown;

@@ -38,7 +38,7 @@ public final class ScalableMath {
    * then the last slice takes the overfill and the FPR bound becomes the model of the overfilled
    * slices.
    */
-  public static Usage usage(FilterSpec spec, long n) {
+  public static Usage usage(ScalableSpec spec, long n) {
     double eps = spec.fpr();
     double r = spec.tightening();
     long remaining = n;

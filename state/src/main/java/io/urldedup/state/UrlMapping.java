@@ -38,17 +38,17 @@ public record UrlMapping(
 
   public UrlMapping {
     if (shards < 0) {
-      throw new IllegalArgumentException("--shards must be positive; got " + shards);
+      throw new InvalidSpecException("{shards} must be positive; got " + shards);
     }
     if (canonicalizationSettings == null) {
       canonicalizationSettings = "";
     }
     if (canonicalizationSettings.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
         > MAX_SETTINGS_BYTES) {
-      throw new IllegalArgumentException(
+      throw new InvalidSpecException(
           "canonicalization settings longer than "
               + MAX_SETTINGS_BYTES
-              + " bytes (a very long --strip-params list?)");
+              + " bytes (a very long {stripParams} list?)");
     }
   }
 
@@ -68,18 +68,18 @@ public record UrlMapping(
     if (now.seedFingerprint != seedFingerprint) {
       throw new IncompatibleStateException(
           String.format(
-              "state was written with a different --hash-seed (fingerprint %016x vs %016x); restore with the original"
+              "state was written with a different {hashSeed} (fingerprint %016x vs %016x); restore with the original"
                   + " seed or start from empty state",
               seedFingerprint, now.seedFingerprint));
     }
     if (shards != UNKNOWN && now.shards != UNKNOWN && shards != now.shards) {
       throw new IncompatibleStateException(
-          "state was written with --shards "
+          "state was written with {shards} "
               + shards
-              + " but this job has --shards "
+              + " but this job has {shards} "
               + now.shards
               + ": every URL would move to another shard and old URLs would come back as unseen;"
-              + " restore with --shards "
+              + " restore with {shards} "
               + shards
               + " or start from empty state");
     }
@@ -89,7 +89,7 @@ public record UrlMapping(
           "state was written with other canonicalization settings ("
               + canonicalization
               + "): stored URLs were canonicalized the old way, so they can come back as unseen;"
-              + " restore with the original values, start from empty state, or give --allow-canonicalization-change"
+              + " restore with the original values, start from empty state, or give {allowCanonicalizationChange}"
               + " to accept that");
     }
   }

@@ -14,33 +14,19 @@ import org.junit.jupiter.api.Test;
 class AgedSpecTest {
 
   static String message(Runnable r) {
-    return assertThrows(IllegalArgumentException.class, r::run).getMessage();
+    return assertThrows(InvalidSpecException.class, r::run).template();
   }
 
   @Test
-  void validationNamesTheFlag() {
-    String both =
-        message(
-            () -> new FilterSpec(FilterSpec.Kind.AGED, 0.01, 0, 0, 0, 0, 0, 0, 100, 1000, 0, 1));
-    assertTrue(both.contains("--window") && both.contains("--window-urls"), both);
-    String none =
-        message(() -> new FilterSpec(FilterSpec.Kind.AGED, 0.01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    assertTrue(none.contains("exactly one of --window"), none);
-    assertTrue(message(() -> FilterSpec.agedTime(0.01, 60_000, 0, 0)).contains("--rate"));
-    assertTrue(message(() -> FilterSpec.agedCount(0.01, 1000, 64)).contains("--generations"));
-    assertTrue(message(() -> FilterSpec.agedCount(0.7, 1000, 0)).contains("--fpr"));
-    assertTrue(
-        message(
-                () ->
-                    new FilterSpec(
-                        FilterSpec.Kind.STABLE, 0.01, 1 << 20, 2, 0, 0, 0, 0, 100, 0, 0, 0))
-            .contains("--filter aged only"));
-    assertTrue(
-        message(
-                () ->
-                    new FilterSpec(
-                        FilterSpec.Kind.AGED, 0.01, 1 << 20, 0, 0, 0, 0, 0, 100, 0, 0, 0))
-            .contains("do not apply to --filter aged"));
+  void validationNamesTheParameter() {
+    String both = message(() -> new AgedSpec(0.01, 100, 1000, 0, 1));
+    assertTrue(both.contains("{windowMillis}") && both.contains("{windowUrls}"), both);
+    String none = message(() -> new AgedSpec(0.01, 0, 0, 0, 0));
+    assertTrue(none.contains("exactly one of {windowMillis}"), none);
+    assertTrue(message(() -> FilterSpec.agedTime(0.01, 60_000, 0, 0)).contains("{rate}"));
+    assertTrue(message(() -> FilterSpec.agedCount(0.01, 1000, 64)).contains("{generations}"));
+    assertTrue(message(() -> FilterSpec.agedCount(0.7, 1000, 0)).contains("{fpr}"));
+    assertTrue(message(() -> new AgedSpec(0.01, 100, 0, 0, 5)).contains("{rate} applies to"));
   }
 
   /**
@@ -49,15 +35,14 @@ class AgedSpecTest {
    */
   @Test
   void geometryCoversTheWindow() {
-    FilterSpec count = FilterSpec.agedCount(0.01, 1_000_001, 10);
-    assertEquals(10, count.agedGeometry().l());
-    assertEquals(100_001, count.agedGeometry().generationSize());
-    FilterSpec time = FilterSpec.agedTime(0.01, 60_000, 0, 50);
-    int l = time.agedGeometry().l();
+    AgedSpec count = FilterSpec.agedCount(0.01, 1_000_001, 10);
+    assertEquals(10, count.geometry().l());
+    assertEquals(100_001, count.geometry().generationSize());
+    AgedSpec time = FilterSpec.agedTime(0.01, 60_000, 0, 50);
+    int l = time.geometry().l();
     assertTrue(l * time.generationMillis() >= 60_000 && (l - 1) * time.generationMillis() < 60_000);
     assertEquals(
-        (long) Math.ceil(50 * time.generationMillis() / 1000.0),
-        time.agedGeometry().generationSize());
+        (long) Math.ceil(50 * time.generationMillis() / 1000.0), time.geometry().generationSize());
   }
 
   static FilterFormat.Loaded used(FilterSpec spec) {
@@ -107,7 +92,7 @@ class AgedSpecTest {
   }
 
   @Test
-  void restoreChecksNameTheFlag() {
+  void restoreChecksNameTheParameter() {
     FilterSpec spec = FilterSpec.agedTime(0.01, 60_000, 0, 500);
     FilterHeader h = spec.newHeader(7);
     h.checkCompatible(spec, UrlMapping.seedOnly(7), false);
@@ -118,7 +103,7 @@ class AgedSpecTest {
                     h.checkCompatible(
                         FilterSpec.agedTime(0.01, 120_000, 0, 500), UrlMapping.seedOnly(7), false))
             .getMessage();
-    assertTrue(window.contains("--window"), window);
+    assertTrue(window.contains("windowMillis (ms) 60000 in state vs 120000 now"), window);
     String gens =
         assertThrows(
                 IncompatibleStateException.class,
@@ -126,7 +111,7 @@ class AgedSpecTest {
                     h.checkCompatible(
                         FilterSpec.agedTime(0.01, 60_000, 20, 500), UrlMapping.seedOnly(7), false))
             .getMessage();
-    assertTrue(gens.contains("--generations"), gens);
+    assertTrue(gens.contains("generations 0 in state vs 20 now"), gens);
     String rate =
         assertThrows(
                 IncompatibleStateException.class,
@@ -134,7 +119,7 @@ class AgedSpecTest {
                     h.checkCompatible(
                         FilterSpec.agedTime(0.01, 60_000, 0, 600), UrlMapping.seedOnly(7), false))
             .getMessage();
-    assertTrue(rate.contains("--rate"), rate);
+    assertTrue(rate.contains("rate (per shard) 500.0 in state vs 600.0 now"), rate);
     String kind =
         assertThrows(
                 IncompatibleStateException.class,
@@ -142,7 +127,7 @@ class AgedSpecTest {
                     h.checkCompatible(
                         FilterSpec.stable(0.01, 1 << 20, 2), UrlMapping.seedOnly(7), false))
             .getMessage();
-    assertTrue(kind.contains("--filter aged"), kind);
+    assertTrue(kind.contains("restore with kind aged"), kind);
   }
 
   @Test

@@ -218,7 +218,7 @@ class FilterFormatTest {
     Object[][] cases = {
       {GoldenFilters.stable().header(), blockWords, 3, "blockWords=3"},
       {GoldenFilters.stable().header(), blockWords - 8, 0, "K=0"},
-      {GoldenFilters.stable().header(), cellBits, 9, "--cell-bits"},
+      {GoldenFilters.stable().header(), cellBits, 9, "cellBits must be 1, 2, 3 or 4"},
       {GoldenFilters.scalable().header(), firstSliceK, 0, "slice 0 has k=0"},
     };
     for (Object[] c : cases) {

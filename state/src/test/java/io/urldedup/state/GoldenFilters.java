@@ -44,7 +44,7 @@ final class GoldenFilters {
   }
 
   /** The aged golden's spec: a count window of 100 new URLs in 4 generations at 1%. */
-  static final FilterSpec AGED_SPEC = FilterSpec.agedCount(0.01, 100, 4);
+  static final AgedSpec AGED_SPEC = FilterSpec.agedCount(0.01, 100, 4);
 
   /**
    * The layout the v3 golden was written with (k = 5, l = 4, 5 rows, g = 25), literal: sizing may

@@ -9,7 +9,7 @@ class ScalableMathTest {
 
   @Test
   void scalableSlicesAndMemory() {
-    FilterSpec spec = FilterSpec.scalable(0.01, 1000, 2, 0.5, 1L << 30);
+    ScalableSpec spec = FilterSpec.scalable(0.01, 1000, 2, 0.5, 1L << 30);
     assertEquals(0.005, ScalableMath.sliceFpr(0.01, 0.5, 0), 1e-15);
     assertEquals(0.00125, ScalableMath.sliceFpr(0.01, 0.5, 2), 1e-15);
     assertEquals(4000, ScalableMath.sliceCapacity(1000, 2, 2));
@@ -24,7 +24,7 @@ class ScalableMathTest {
     }
     assertEquals(bytes, u.bytes());
     assertTrue(u.fprBound() < 0.01 && !u.saturated());
-    FilterSpec capped = FilterSpec.scalable(0.01, 1000, 2, 0.5, 64 << 10);
+    ScalableSpec capped = FilterSpec.scalable(0.01, 1000, 2, 0.5, 64 << 10);
     ScalableMath.Usage c = ScalableMath.usage(capped, 10_000_000);
     assertTrue(c.saturated() && c.bytes() <= 64 << 10 && c.fprBound() > 0.01, "" + c);
   }

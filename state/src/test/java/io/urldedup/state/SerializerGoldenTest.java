@@ -64,7 +64,7 @@ class SerializerGoldenTest {
     }
     FilterHeader aged = GoldenFilters.aged().header();
     // the layout it was written with (literal: sizing may change, state may not)
-    FilterSpec timedSpec = FilterSpec.agedTime(0.001, 7L * 86_400_000, 20, 12.5);
+    AgedSpec timedSpec = FilterSpec.agedTime(0.001, 7L * 86_400_000, 20, 12.5);
     UrlMapping timedMapping = new UrlMapping(7, 128, 3, "--strip-www=false\n");
     FilterHeader timed =
         FilterHeader.aged(

@@ -10,10 +10,10 @@ import static io.urldedup.stateops.StateReport.sum;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.urldedup.state.AgedClock;
 import io.urldedup.state.AgedMath;
+import io.urldedup.state.AgedSpec;
 import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterPlan;
-import io.urldedup.state.FilterSpec;
 import java.io.IOException;
 import java.util.Locale;
 
@@ -107,7 +107,7 @@ public final class AgedStateReport {
     return out;
   }
 
-  void text(StringBuilder b, FilterHeader h, FilterSpec spec, int n) {
+  void text(StringBuilder b, FilterHeader h, AgedSpec spec, int n) {
     AgedMath.Geometry geo = h.agedGeometry();
     long gMin =
         report.shards().stream()
@@ -232,7 +232,7 @@ public final class AgedStateReport {
     }
   }
 
-  void json(JsonGenerator g, FilterHeader h, FilterSpec spec) throws IOException {
+  void json(JsonGenerator g, FilterHeader h, AgedSpec spec) throws IOException {
     AgedMath.Geometry geo = h.agedGeometry();
     int n = report.shardCount();
     g.writeNumberField("k", geo.k());

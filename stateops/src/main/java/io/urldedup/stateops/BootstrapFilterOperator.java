@@ -2,6 +2,7 @@ package io.urldedup.stateops;
 
 import io.urldedup.operators.DedupDecision;
 import io.urldedup.operators.DedupMetrics;
+import io.urldedup.state.AgedSpec;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.HeapPageStore;
@@ -43,7 +44,7 @@ final class BootstrapFilterOperator extends AbstractStreamOperator<ShardPage>
   private transient long forced;
 
   BootstrapFilterOperator(FilterSpec spec, UrlMapping mapping) {
-    if (spec.kind() == FilterSpec.Kind.AGED && spec.timed()) {
+    if (spec instanceof AgedSpec a && a.timed()) {
       throw new IllegalArgumentException(
           "a bootstrap cannot replay an aged filter's time window (the time of"
               + " each URL is not in the input); use a count window");

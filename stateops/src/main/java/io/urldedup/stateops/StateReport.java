@@ -2,6 +2,7 @@ package io.urldedup.stateops;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.urldedup.state.AgedSpec;
 import io.urldedup.state.ByteSize;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterHeader;
@@ -9,7 +10,9 @@ import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterPlan;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Filters;
+import io.urldedup.state.ScalableSpec;
 import io.urldedup.state.StableHolding;
+import io.urldedup.state.StableSpec;
 import io.urldedup.state.UrlMapping;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -173,7 +176,7 @@ public final class StateReport {
                 m.canonicalizationSettings().replace('\n', ' ').trim()));
     line(b, "shards in state: %d of %d", shards.size(), n);
     if (h.kind() == FilterSpec.Kind.AGED) {
-      new AgedStateReport(this).text(b, h, spec, n);
+      new AgedStateReport(this).text(b, h, (AgedSpec) spec, n);
       return b.toString();
     }
     if (h.kind() == FilterSpec.Kind.STABLE) {
@@ -206,18 +209,18 @@ public final class StateReport {
         FilterPlan.pct(spec.fpr()),
         fpr / spec.fpr(),
         fpr > 2 * spec.fpr() ? "  WARNING: over 2x the target" : "");
-    if (h.kind() == FilterSpec.Kind.STABLE) {
+    if (spec instanceof StableSpec stable) {
       line(b, "memory: %s (--memory, fixed)", ByteSize.format(memoryBytes()));
-      b.append(FilterPlan.stableForgetting(spec, n));
-    } else if (h.kind() == FilterSpec.Kind.SCALABLE) {
-      FilterPlan.Cap cap = FilterPlan.cap(spec);
+      b.append(FilterPlan.stableForgetting(stable, n));
+    } else if (spec instanceof ScalableSpec scalable) {
+      FilterPlan.Cap cap = FilterPlan.cap(scalable);
       int maxSlices = shards.stream().mapToInt(s -> s.header().slices()).max().orElse(0);
       line(
           b,
           "memory: %s in slices (up to %d per shard) of --max-memory %s; %d of %d shards saturated%s",
           ByteSize.format(memoryBytes()),
           maxSlices,
-          ByteSize.format(spec.maxMemoryBytes() * n),
+          ByteSize.format(scalable.maxMemoryBytes() * n),
           saturatedShards(),
           n,
           saturatedShards() > 0 ? "  WARNING: saturated shards' FPR rises with every URL" : "");
@@ -298,38 +301,39 @@ public final class StateReport {
 
   /** The flags as a user gives them (sizes are totals over the shards). */
   private static String flags(FilterSpec spec, int shards) {
-    if (spec.kind() == FilterSpec.Kind.AGED) {
+    if (spec instanceof AgedSpec aged) {
       String window =
-          spec.timed()
+          aged.timed()
               ? String.format(
                   Locale.ROOT,
                   "--window %s --rate %s",
-                  duration(spec.windowMillis()),
-                  num(spec.rate() * shards))
-              : String.format(Locale.ROOT, "--window-urls %d", spec.windowUrls() * shards);
+                  duration(aged.windowMillis()),
+                  num(aged.rate() * shards))
+              : String.format(Locale.ROOT, "--window-urls %d", aged.windowUrls() * shards);
       return String.format(
           Locale.ROOT,
           "--filter aged --fpr %s %s%s",
           spec.fpr(),
           window,
-          spec.generations() > 0 ? " --generations " + spec.generations() : "");
+          aged.generations() > 0 ? " --generations " + aged.generations() : "");
     }
-    if (spec.kind() == FilterSpec.Kind.STABLE) {
+    if (spec instanceof StableSpec stable) {
       return String.format(
           Locale.ROOT,
           "--filter stable --fpr %s --memory %d --cell-bits %d",
           spec.fpr(),
-          spec.memoryBytes() * shards,
-          spec.cellBits());
+          stable.memoryBytes() * shards,
+          stable.cellBits());
     }
+    ScalableSpec scalable = (ScalableSpec) spec;
     return String.format(
         Locale.ROOT,
         "--filter scalable --fpr %s --capacity %d --growth %d --tightening %s" + " --max-memory %d",
         spec.fpr(),
-        spec.capacity() * shards,
-        spec.growth(),
-        spec.tightening(),
-        spec.maxMemoryBytes() * shards);
+        scalable.capacity() * shards,
+        scalable.growth(),
+        scalable.tightening(),
+        scalable.maxMemoryBytes() * shards);
   }
 
   // ---------------------------------------------------------------- json
@@ -356,7 +360,7 @@ public final class StateReport {
       g.writeStringField("canonicalizationSettings", h.mapping().canonicalizationSettings());
       g.writeNumberField("fpr", spec.fpr());
       if (h.kind() == FilterSpec.Kind.AGED) {
-        new AgedStateReport(this).json(g, h, spec);
+        new AgedStateReport(this).json(g, h, (AgedSpec) spec);
       } else {
         bloomJson(g, h, spec);
       }
@@ -369,15 +373,17 @@ public final class StateReport {
 
   /** Stable and scalable: from the filter object's flags on (the caller closes the document). */
   private void bloomJson(JsonGenerator g, FilterHeader h, FilterSpec spec) throws IOException {
-    boolean stable = h.kind() == FilterSpec.Kind.STABLE;
-    if (stable) {
-      g.writeNumberField("memoryBytesPerShard", spec.memoryBytes());
-      g.writeNumberField("cellBits", spec.cellBits());
-    } else {
-      g.writeNumberField("capacityPerShard", spec.capacity());
-      g.writeNumberField("growth", spec.growth());
-      g.writeNumberField("tightening", spec.tightening());
-      g.writeNumberField("maxMemoryBytesPerShard", spec.maxMemoryBytes());
+    boolean stable = spec instanceof StableSpec;
+    if (spec instanceof StableSpec s) {
+      g.writeNumberField("memoryBytesPerShard", s.memoryBytes());
+      g.writeNumberField("cellBits", s.cellBits());
+    }
+    ScalableSpec scalable = spec instanceof ScalableSpec s ? s : null;
+    if (scalable != null) {
+      g.writeNumberField("capacityPerShard", scalable.capacity());
+      g.writeNumberField("growth", scalable.growth());
+      g.writeNumberField("tightening", scalable.tightening());
+      g.writeNumberField("maxMemoryBytesPerShard", scalable.maxMemoryBytes());
     }
     g.writeEndObject();
     g.writeObjectFieldStart("total");
@@ -388,10 +394,10 @@ public final class StateReport {
     } else {
       g.writeNumberField("bitEstimate", Math.round(bitEstimate()));
       g.writeNumberField("bitEstimateSd", Math.round(bitEstimateSd()));
-      FilterPlan.Cap cap = FilterPlan.cap(spec);
+      FilterPlan.Cap cap = FilterPlan.cap(scalable);
       g.writeNumberField("capReachedAtUrls", cap.urlsPerShard() * shardCount());
       g.writeNumberField("capBytes", cap.bytesPerShard() * shardCount());
-      g.writeNumberField("maxMemoryBytes", spec.maxMemoryBytes() * shardCount());
+      g.writeNumberField("maxMemoryBytes", scalable.maxMemoryBytes() * shardCount());
       g.writeNumberField("saturatedShards", saturatedShards());
     }
     g.writeNumberField("memoryBytes", memoryBytes());

@@ -3,8 +3,8 @@ package io.urldedup.job;
 import static io.urldedup.job.Command.RUN;
 
 import io.urldedup.job.JobConfig.Mode;
-import io.urldedup.job.JobConfig.TimeMode;
 import io.urldedup.operators.DecodeConfig;
+import io.urldedup.operators.GenerationTime;
 import io.urldedup.state.ByteSize;
 import io.urldedup.state.FilterMath;
 import io.urldedup.state.FilterSpec;
@@ -123,7 +123,7 @@ final class CrossFlagChecks {
                 + " --window-urls counts new URLs");
       }
       if (c.window != null
-          && c.time == TimeMode.EVENT
+          && c.time == GenerationTime.Clock.EVENT
           && c.mode == Mode.EMBEDDED
           && c.format != DecodeConfig.Format.JSON) {
         throw new ConfigException(

@@ -9,7 +9,6 @@ import io.urldedup.operators.GenerationTime;
 import io.urldedup.operators.JsonTimestampAssigner;
 import io.urldedup.operators.RawRecord;
 import io.urldedup.operators.UrlRecord;
-import io.urldedup.state.FilterSpec;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -48,28 +47,14 @@ public final class DedupPipeline {
    * What the graph needs besides its source and sinks, built once from the flags by {@link
    * JobConfig#pipeline()}.
    *
-   * @param spec each shard's filter
    * @param decode decoding and canonicalization; also the state's {@link DecodeConfig#urlMapping()}
    *     (seed fingerprint, shards, canonicalization fingerprint)
-   * @param cachePages pages of each dedup subtask's write-back cache, or {@link
-   *     DedupOperator#AUTO_CACHE}
-   * @param allowCanonicalizationChange restore state written under other canonicalization settings
-   * @param time aged filters with a time window: event time (the source must assign timestamps and
-   *     watermarks) or processing time; null for the other kinds
    * @param eventTimeFromJson the source stamps records with their JSON field {@code ts} ({@link
    *     io.urldedup.operators.JsonTimestampAssigner}, embedded mode, {@code --time event}); records
    *     without a valid one become dead letters {@code bad_timestamp}
-   * @param dedup how the dedup operator writes its shards at checkpoints ({@code
-   *     --materialize-every})
+   * @param dedup the dedup operator's filter, cache, time and checkpoints
    */
-  public record Settings(
-      FilterSpec spec,
-      DecodeConfig decode,
-      int cachePages,
-      boolean allowCanonicalizationChange,
-      GenerationTime time,
-      boolean eventTimeFromJson,
-      DedupSettings dedup) {
+  public record Settings(DecodeConfig decode, boolean eventTimeFromJson, DedupSettings dedup) {
 
     /**
      * The source's watermarks, the one place they are chosen: event-time aged filters get a
@@ -78,6 +63,7 @@ public final class DedupPipeline {
      * other job none.
      */
     public WatermarkStrategy<RawRecord> watermarks() {
+      GenerationTime time = dedup.time();
       if (time == null || !time.event()) {
         return WatermarkStrategy.noWatermarks();
       }
@@ -131,15 +117,7 @@ public final class DedupPipeline {
     return decoded
         .keyBy(new ShardKey(), Types.INT)
         .transform(
-            "dedup",
-            TypeInformation.of(UrlRecord.class),
-            new DedupOperator(
-                settings.spec(),
-                settings.decode().urlMapping(),
-                settings.cachePages(),
-                settings.allowCanonicalizationChange(),
-                settings.time(),
-                settings.dedup()))
+            "dedup", TypeInformation.of(UrlRecord.class), new DedupOperator(settings.dedup()))
         .uid(UID_DEDUP);
   }
 

@@ -11,9 +11,9 @@ import static io.urldedup.state.FilterSpec.Kind.STABLE;
 
 import io.urldedup.job.JobConfig.StartingOffsets;
 import io.urldedup.job.JobConfig.StateBackend;
-import io.urldedup.job.JobConfig.TimeMode;
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DedupSettings;
+import io.urldedup.operators.GenerationTime;
 import io.urldedup.operators.PageCacheSizing;
 import io.urldedup.state.AgedSpec;
 import io.urldedup.state.FilterSpec;
@@ -300,8 +300,8 @@ public final class Flags {
               "aged, --window: expected new URLs per second in total; sizes the slices. A faster"
                   + " crawl advances generations early (the FPR holds, the window shrinks). plan, any filter:"
                   + " the records/s to size the cluster for (slots, checkpoint MB/s, restore time).");
-  public static final Option<TimeMode> TIME =
-      Option.choice("time", TimeMode.class)
+  public static final Option<GenerationTime.Clock> TIME =
+      Option.choice("time", GenerationTime.Clock.class)
           .in(FILTER)
           .forCommands(RUN, BOOTSTRAP)
           .forFilters(AGED)

@@ -6,6 +6,7 @@ import static io.urldedup.job.Command.RUN;
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DedupOperator;
 import io.urldedup.operators.DedupSettings;
+import io.urldedup.operators.GenerationTime;
 import io.urldedup.state.FilterSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,12 +44,6 @@ public final class JobConfig {
   public enum StateBackend {
     HASHMAP,
     ROCKSDB
-  }
-
-  /** How an aged filter's time window reads time. */
-  public enum TimeMode {
-    EVENT,
-    PROCESSING
   }
 
   /** The seed used when none is given; public, so a warning says to set one. */
@@ -94,7 +89,7 @@ public final class JobConfig {
   final long windowUrls;
   @VisibleForTesting final int generations;
   public final double rate;
-  final TimeMode time;
+  final GenerationTime.Clock time;
   public final Duration maxOutOfOrderness;
   public final int shards;
 
@@ -202,7 +197,7 @@ public final class JobConfig {
     time =
         isSet(Flags.TIME)
             ? get(Flags.TIME)
-            : mode == Mode.KAFKA ? TimeMode.EVENT : TimeMode.PROCESSING;
+            : mode == Mode.KAFKA ? GenerationTime.Clock.EVENT : GenerationTime.Clock.PROCESSING;
     maxOutOfOrderness = get(Flags.MAX_OUT_OF_ORDERNESS);
 
     if (isSet(Flags.HASH_SEED)) {
@@ -311,13 +306,12 @@ public final class JobConfig {
   }
 
   /** Aged time windows: how the operator reads time; null for the other kinds and count windows. */
-  public io.urldedup.operators.GenerationTime generationTime() {
+  public GenerationTime generationTime() {
     if (filter != FilterSpec.Kind.AGED || window == null) {
       return null;
     }
-    return time == TimeMode.EVENT
-        ? io.urldedup.operators.GenerationTime.eventTime(maxOutOfOrderness.toMillis())
-        : io.urldedup.operators.GenerationTime.processingTime();
+    return new GenerationTime(
+        time, time == GenerationTime.Clock.EVENT ? maxOutOfOrderness.toMillis() : 0);
   }
 
   /**
@@ -336,9 +330,16 @@ public final class JobConfig {
     return (int) Math.min(Integer.MAX_VALUE, cacheMemoryBytes / 4096);
   }
 
-  /** How the dedup operator writes its shards at checkpoints ({@code --materialize-every}). */
+  /** The dedup operator's settings: filter, cache, time, checkpoints, and flags for refusals. */
   public DedupSettings dedupSettings() {
-    return new DedupSettings(materializeEvery, Flags.parameterFlags());
+    return new DedupSettings(
+        filterSpec,
+        decodeConfig.urlMapping(),
+        cachePages(),
+        allowCanonicalizationChange,
+        generationTime(),
+        materializeEvery,
+        Flags.parameterFlags());
   }
 
   /**
@@ -346,15 +347,9 @@ public final class JobConfig {
    * time from each record's JSON field {@code ts}; Kafka mode from the Kafka record timestamp.
    */
   public DedupPipeline.Settings pipeline() {
-    io.urldedup.operators.GenerationTime t = generationTime();
+    GenerationTime t = generationTime();
     return new DedupPipeline.Settings(
-        filterSpec,
-        decodeConfig,
-        cachePages(),
-        allowCanonicalizationChange,
-        t,
-        mode == Mode.EMBEDDED && t != null && t.event(),
-        dedupSettings());
+        decodeConfig, mode == Mode.EMBEDDED && t != null && t.event(), dedupSettings());
   }
 
   /** So that savepoints can be rescaled up to the shard count (and at least Flink's usual 128). */

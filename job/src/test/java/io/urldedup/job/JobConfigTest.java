@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.state.AgedSpec;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.state.Parameter;
 import io.urldedup.state.ScalableSpec;
 import io.urldedup.state.StableSpec;
 import java.io.ByteArrayOutputStream;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +77,20 @@ class JobConfigTest {
     ScalableSpec s = (ScalableSpec) c.perShardSpec();
     assertEquals(1_000_000 / 128, s.capacity());
     assertEquals((1L << 30) / 128, s.maxMemoryBytes());
+  }
+
+  /** Every parameter the library's messages can name is said as a flag, never as a Java name. */
+  @Test
+  void everyLibraryParameterHasAFlag() {
+    assertEquals(EnumSet.allOf(Parameter.class), Flags.parameterFlags().keySet());
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                JobConfig.parse(
+                    new String[] {"--filter", "scalable", "--tightening", "1"}, NO_ENV));
+    assertFalse(
+        e.getMessage().contains("{") || e.getMessage().contains("tightening must"), e.getMessage());
   }
 
   @Test
@@ -165,7 +181,10 @@ class JobConfigTest {
     assertEquals(Duration.ofSeconds(30), c.checkpointInterval);
     assertEquals(16L << 20, c.cacheMemoryBytes);
     assertEquals(8, c.materializeEvery);
-    assertEquals(new io.urldedup.operators.DedupSettings(8), c.dedupSettings());
+    assertEquals(8, c.dedupSettings().materializeEvery());
+    // a restore refusal in the cluster names the flags, as the job's own errors do
+    assertEquals("--fpr", c.dedupSettings().parameterNames().get(Parameter.FPR));
+    assertEquals("--filter", c.dedupSettings().parameterNames().get(Parameter.KIND));
     assertEquals("crawl-dedup", c.jobName);
     assertTrue(c.get(Flags.VERBOSE));
     StableSpec s = (StableSpec) c.perShardSpec();

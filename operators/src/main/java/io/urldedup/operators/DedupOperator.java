@@ -111,18 +111,11 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** {@code cachePages} value: size the page cache from the filter and the heap at open. */
   public static final int AUTO_CACHE = 0;
 
+  private final DedupSettings settings;
+
+  // the settings' parts the operator reads at every open
   private final FilterSpec spec;
   private final UrlMapping mapping;
-
-  /** {@link #AUTO_CACHE}: sized at open by {@link PageCacheSizing}. */
-  private final int cachePages;
-
-  private final boolean allowCanonicalizationChange;
-
-  /** Aged time windows: how time is read; null otherwise. */
-  private final GenerationTime time;
-
-  private final DedupSettings settings;
 
   /** The machine's clock, for the aged driver's limit on event time. */
   private final WallClock wallClock;
@@ -138,88 +131,21 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   /** Aged filters only; null otherwise. */
   private transient AgedGenerationDriver aged;
 
-  public DedupOperator(
-      FilterSpec spec, UrlMapping mapping, int cachePages, boolean allowCanonicalizationChange) {
-    this(spec, mapping, cachePages, allowCanonicalizationChange, null);
-  }
-
-  /**
-   * @param spec each shard's filter
-   * @param cachePages pages of 4 KiB per subtask, or {@link #AUTO_CACHE}
-   * @param mapping seed fingerprint, shard count and canonicalization of this job, recorded in new
-   *     headers and checked against restored ones
-   * @param allowCanonicalizationChange accept restored state written with other canonicalization
-   *     settings (logged as a warning) instead of refusing it
-   * @param time aged filters with a time window: event or processing time (required for them,
-   *     ignored for the others)
-   */
-  public DedupOperator(
-      FilterSpec spec,
-      UrlMapping mapping,
-      int cachePages,
-      boolean allowCanonicalizationChange,
-      GenerationTime time) {
-    this(
-        spec,
-        mapping,
-        cachePages,
-        allowCanonicalizationChange,
-        time,
-        DedupSettings.PAGES_AT_EVERY_CHECKPOINT);
-  }
-
-  /**
-   * @param settings how checkpoints write the shards ({@link DedupSettings})
-   */
-  public DedupOperator(
-      FilterSpec spec,
-      UrlMapping mapping,
-      int cachePages,
-      boolean allowCanonicalizationChange,
-      GenerationTime time,
-      DedupSettings settings) {
-    this(spec, mapping, cachePages, allowCanonicalizationChange, time, settings, WallClock.SYSTEM);
+  public DedupOperator(DedupSettings settings) {
+    this(settings, WallClock.SYSTEM);
   }
 
   /**
    * @param wallClock the machine's clock as the aged filter reads it (tests move it by hand)
    */
   @VisibleForTesting
-  DedupOperator(
-      FilterSpec spec,
-      UrlMapping mapping,
-      int cachePages,
-      boolean allowCanonicalizationChange,
-      GenerationTime time,
-      DedupSettings settings,
-      WallClock wallClock) {
-    if (settings == null) {
-      throw new IllegalArgumentException("dedup settings are required");
-    }
-    if (spec == null || mapping == null) {
-      throw new IllegalArgumentException("a filter spec and a URL mapping are required");
-    }
-    if (wallClock == null) {
-      throw new IllegalArgumentException("a wall clock is required");
-    }
-    if (cachePages != AUTO_CACHE && (cachePages < 1 || cachePages > PageCache.MAX_PAGES)) {
-      throw new IllegalArgumentException(
-          "the page cache holds 1 to "
-              + PageCache.MAX_PAGES
-              + " pages of 4 KiB; got "
-              + cachePages);
+  DedupOperator(DedupSettings settings, WallClock wallClock) {
+    if (settings == null || wallClock == null) {
+      throw new IllegalArgumentException("dedup settings and a wall clock are required");
     }
     this.settings = settings;
-    this.spec = spec;
-    this.mapping = mapping;
-    this.cachePages = cachePages;
-    this.allowCanonicalizationChange = allowCanonicalizationChange;
-    boolean timed = spec instanceof AgedSpec a && a.timed();
-    if (timed && time == null) {
-      throw new IllegalArgumentException(
-          "an aged filter with a time window needs event or processing time");
-    }
-    this.time = timed ? time : null;
+    this.spec = settings.spec();
+    this.mapping = settings.mapping();
     this.wallClock = wallClock;
   }
 
@@ -241,7 +167,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
             settings);
     restoredCheck =
         new RestoredStateCheck(
-            spec, mapping, allowCanonicalizationChange, settings.parameterNames());
+            spec, mapping, settings.allowCanonicalizationChange(), settings.parameterNames());
     if (context.isRestored()) {
       restoredCheck.checkAll(getKeyedStateBackend(), checkpointer.headerDescriptor());
     }
@@ -260,9 +186,9 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
           new AgedGenerationDriver(
               agedSpec,
               mapping.shards(),
-              time,
+              settings.time(),
               wallClock,
-              time == null
+              settings.time() == null
                   ? null
                   : getInternalTimerService(
                       GENERATION_TIMERS, VoidNamespaceSerializer.INSTANCE, this),
@@ -272,8 +198,8 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
   }
 
   private int resolveCachePages() {
-    if (cachePages != AUTO_CACHE) {
-      return cachePages;
+    if (settings.cachePages() != AUTO_CACHE) {
+      return settings.cachePages();
     }
     TaskInfo t = getRuntimeContext().getTaskInfo();
     int here =
@@ -487,7 +413,7 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
         + ", shards="
         + mapping.shards()
         + ", cachePages="
-        + (cachePages == AUTO_CACHE ? "auto" : cachePages)
+        + (settings.cachePages() == AUTO_CACHE ? "auto" : settings.cachePages())
         + ", materializeEvery="
         + settings.materializeEvery()
         + "}";

@@ -17,14 +17,25 @@ import java.io.Serializable;
  * (d <= max out-of-orderness) is judged on the clock of the newest record, so its age is off by at
  * most d.
  *
- * @param event event time (true) or processing time
+ * @param clock event or processing time (the job's {@code --time})
  * @param maxOutOfOrdernessMillis event time: how late a record may be (the watermark's bound)
  */
-public record GenerationTime(boolean event, long maxOutOfOrdernessMillis) implements Serializable {
+public record GenerationTime(Clock clock, long maxOutOfOrdernessMillis) implements Serializable {
+
+  /** Which time a time window reads. */
+  public enum Clock {
+    /** The record timestamp, with a bounded-out-of-orderness watermark. */
+    EVENT,
+    /** The TaskManager's clock. */
+    PROCESSING
+  }
 
   public static final long DEFAULT_MAX_OUT_OF_ORDERNESS_MILLIS = 60_000;
 
   public GenerationTime {
+    if (clock == null) {
+      throw new IllegalArgumentException("event or processing time is required");
+    }
     if (maxOutOfOrdernessMillis < 0) {
       throw new InvalidSpecException(
           "{maxOutOfOrderness} must be >= 0; got " + maxOutOfOrdernessMillis + " ms");
@@ -32,10 +43,15 @@ public record GenerationTime(boolean event, long maxOutOfOrdernessMillis) implem
   }
 
   public static GenerationTime eventTime(long maxOutOfOrdernessMillis) {
-    return new GenerationTime(true, maxOutOfOrdernessMillis);
+    return new GenerationTime(Clock.EVENT, maxOutOfOrdernessMillis);
   }
 
   public static GenerationTime processingTime() {
-    return new GenerationTime(false, 0);
+    return new GenerationTime(Clock.PROCESSING, 0);
+  }
+
+  /** Whether the window reads event time. */
+  public boolean event() {
+    return clock == Clock.EVENT;
   }
 }

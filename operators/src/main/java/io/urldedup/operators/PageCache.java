@@ -4,6 +4,7 @@ import io.urldedup.state.PageStore;
 import io.urldedup.state.SplitMix64;
 import java.util.Arrays;
 import java.util.function.IntPredicate;
+import org.apache.flink.annotation.VisibleForTesting;
 
 /**
  * A bounded write-back cache of filter pages keyed by (shard, page id), in front of the keyed
@@ -146,7 +147,8 @@ public final class PageCache implements PageStore {
   }
 
   /** Whether any cached page is modified and not yet written back. */
-  public boolean hasDirty() {
+  @VisibleForTesting
+  boolean hasDirty() {
     for (int s = 0; s < used; s++) {
       if (dirty[s]) {
         return true;

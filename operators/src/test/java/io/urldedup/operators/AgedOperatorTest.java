@@ -64,12 +64,7 @@ class AgedOperatorTest {
       throws Exception {
     DedupOperator op =
         new DedupOperator(
-            SPEC,
-            DedupOperatorTestKit.MAPPING,
-            64,
-            false,
-            time,
-            DedupSettings.PAGES_AT_EVERY_CHECKPOINT,
+            DedupSettings.of(SPEC, DedupOperatorTestKit.MAPPING).withCachePages(64).withTime(time),
             wallClock);
     KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
         new KeyedOneInputStreamOperatorTestHarness<>(

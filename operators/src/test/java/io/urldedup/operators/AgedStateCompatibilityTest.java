@@ -105,7 +105,10 @@ class AgedStateCompatibilityTest {
   }
 
   static DedupOperator operator(Window w) {
-    return new DedupOperator(spec(w), MAPPING, 8, false, w == Window.TIME ? EVENT : null);
+    return new DedupOperator(
+        DedupSettings.of(spec(w), MAPPING)
+            .withCachePages(8)
+            .withTime(w == Window.TIME ? EVENT : null));
   }
 
   /** A record and its event time (count windows ignore it). */

@@ -307,12 +307,9 @@ class DedupOperatorTest {
     var h2 =
         harness(
             new DedupOperator(
-                STABLE,
-                MAPPING,
-                8,
-                false,
-                null,
-                new DedupSettings(1, Map.of(Parameter.KIND, "--filter"))),
+                DedupSettings.of(STABLE, MAPPING)
+                    .withCachePages(8)
+                    .withParameterNames(Map.of(Parameter.KIND, "--filter"))),
             Backend.HASHMAP,
             1,
             0);

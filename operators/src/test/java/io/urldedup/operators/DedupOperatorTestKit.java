@@ -136,7 +136,10 @@ final class DedupOperatorTestKit {
       int subtask)
       throws Exception {
     return harness(
-        new DedupOperator(spec, mapping, cachePages, false), backend, parallelism, subtask);
+        new DedupOperator(DedupSettings.of(spec, mapping).withCachePages(cachePages)),
+        backend,
+        parallelism,
+        subtask);
   }
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> harness(
@@ -152,7 +155,10 @@ final class DedupOperatorTestKit {
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> open(
       FilterSpec spec, int cachePages, Backend backend, OperatorSubtaskState restore)
       throws Exception {
-    return open(new DedupOperator(spec, MAPPING, cachePages, false), backend, restore);
+    return open(
+        new DedupOperator(DedupSettings.of(spec, MAPPING).withCachePages(cachePages)),
+        backend,
+        restore);
   }
 
   static KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> open(

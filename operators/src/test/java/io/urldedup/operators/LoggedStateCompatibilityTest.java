@@ -86,7 +86,10 @@ class LoggedStateCompatibilityTest {
       for (FilterSpec.Kind kind : FilterSpec.Kind.values()) {
         var h =
             DedupOperatorTestKit.open(
-                new DedupOperator(spec(kind), MAPPING, 8, false, null, new DedupSettings(4)),
+                new DedupOperator(
+                    DedupSettings.of(spec(kind), MAPPING)
+                        .withCachePages(8)
+                        .withMaterializeEvery(4)),
                 writer,
                 null);
         feed(h, written().subList(0, WRITTEN / 2));
@@ -132,7 +135,10 @@ class LoggedStateCompatibilityTest {
                   + n;
           var h =
               DedupOperatorTestKit.open(
-                  new DedupOperator(spec(kind), MAPPING, 8, false, null, new DedupSettings(n)),
+                  new DedupOperator(
+                      DedupSettings.of(spec(kind), MAPPING)
+                          .withCachePages(8)
+                          .withMaterializeEvery(n)),
                   backend,
                   golden(kind, writer));
           DedupOperator op = (DedupOperator) h.getOperator();

@@ -99,12 +99,10 @@ class LoggedStateRestoreTest {
 
   private static DedupOperator operator(Kind kind, int cachePages, int n) {
     return new DedupOperator(
-        spec(kind),
-        MAPPING,
-        cachePages,
-        false,
-        kind == Kind.AGED_TIME ? GenerationTime.eventTime(OOO) : null,
-        new DedupSettings(n));
+        DedupSettings.of(spec(kind), MAPPING)
+            .withCachePages(cachePages)
+            .withTime(kind == Kind.AGED_TIME ? GenerationTime.eventTime(OOO) : null)
+            .withMaterializeEvery(n));
   }
 
   /** A record at a time, or a watermark (aged by event time; the others ignore it). */

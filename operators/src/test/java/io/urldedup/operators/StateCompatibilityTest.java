@@ -143,7 +143,9 @@ class StateCompatibilityTest {
       for (FilterSpec.Kind kind : GOLDEN_KINDS) {
         var h =
             DedupOperatorTestKit.open(
-                new DedupOperator(spec(kind), V2_MAPPING, 8, false), writer, null);
+                new DedupOperator(DedupSettings.of(spec(kind), V2_MAPPING).withCachePages(8)),
+                writer,
+                null);
         feed(h, written());
         h.prepareSnapshotPreBarrier(1);
         OperatorSubtaskState s =
@@ -180,7 +182,10 @@ class StateCompatibilityTest {
     OperatorSubtaskState s = golden(kind, writer, version);
 
     var h =
-        DedupOperatorTestKit.open(new DedupOperator(spec(kind), V2_MAPPING, 8, false), backend, s);
+        DedupOperatorTestKit.open(
+            new DedupOperator(DedupSettings.of(spec(kind), V2_MAPPING).withCachePages(8)),
+            backend,
+            s);
     DedupOperator op = (DedupOperator) h.getOperator();
     Reference ref = new Reference(spec(kind), writtenUnder(version));
     ref.feed(written());
@@ -255,7 +260,9 @@ class StateCompatibilityTest {
     UrlMapping threeShards = DedupOperatorTestKit.decode().shards(3).build().urlMapping();
     var h =
         DedupOperatorTestKit.open(
-            new DedupOperator(SCALABLE, threeShards, 8, false), Backend.HASHMAP, s);
+            new DedupOperator(DedupSettings.of(SCALABLE, threeShards).withCachePages(8)),
+            Backend.HASHMAP,
+            s);
     feed(h, urls("golden-later", 0, 40, SHARDS));
     h.prepareSnapshotPreBarrier(2);
     for (FilterHeader stored : StoredState.headers((DedupOperator) h.getOperator()).values()) {
@@ -318,7 +325,14 @@ class StateCompatibilityTest {
     List<String> warnings;
     KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h;
     try (WarningCapture capture = new WarningCapture(RestoredStateCheck.class)) {
-      h = DedupOperatorTestKit.open(new DedupOperator(SCALABLE, www, 8, true), Backend.HASHMAP, s);
+      h =
+          DedupOperatorTestKit.open(
+              new DedupOperator(
+                  DedupSettings.of(SCALABLE, www)
+                      .withCachePages(8)
+                      .withCanonicalizationChangeAllowed(true)),
+              Backend.HASHMAP,
+              s);
       warnings = capture.messages();
     }
     assertEquals(1, warnings.size(), "one warning per subtask, not per shard: " + warnings);
@@ -338,7 +352,9 @@ class StateCompatibilityTest {
     h.close();
     var again =
         DedupOperatorTestKit.open(
-            new DedupOperator(SCALABLE, www, 8, false), Backend.HASHMAP, next);
+            new DedupOperator(DedupSettings.of(SCALABLE, www).withCachePages(8)),
+            Backend.HASHMAP,
+            next);
     again.close();
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.urldedup.operators.DedupOperator;
+import io.urldedup.operators.DedupSettings;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterSpec;
@@ -152,7 +153,8 @@ class BootstrapRestoreTest {
    */
   static Map<Integer, ShardDump> runState(List<UrlRecord> records, FilterSpec spec, String backend)
       throws Exception {
-    DedupOperator op = new DedupOperator(spec, TestUrls.MAPPING, 16, false);
+    DedupOperator op =
+        new DedupOperator(DedupSettings.of(spec, TestUrls.MAPPING).withCachePages(16));
     try (KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
         new KeyedOneInputStreamOperatorTestHarness<>(
             op, r -> r.shard, Types.INT, TestUrls.MAX_PARALLELISM, 1, 0)) {
@@ -213,7 +215,7 @@ class BootstrapRestoreTest {
             .transform(
                 "dedup",
                 TypeInformation.of(UrlRecord.class),
-                new DedupOperator(spec, TestUrls.MAPPING, 16, false))
+                new DedupOperator(DedupSettings.of(spec, TestUrls.MAPPING).withCachePages(16)))
             .uid(DedupOperator.UID)
             .executeAndCollect()) {
       it.forEachRemaining(r -> out.add(r.url()));

@@ -65,7 +65,8 @@ class LoggedStateReadTest {
   private static Path savepoint(List<UrlRecord> records, FilterSpec spec, int n, Path dir)
       throws Exception {
     DedupOperator op =
-        new DedupOperator(spec, TestUrls.MAPPING, 4096, false, null, new DedupSettings(n));
+        new DedupOperator(
+            DedupSettings.of(spec, TestUrls.MAPPING).withCachePages(4096).withMaterializeEvery(n));
     OperatorSubtaskState state;
     try (KeyedOneInputStreamOperatorTestHarness<Integer, UrlRecord, UrlRecord> h =
         new KeyedOneInputStreamOperatorTestHarness<>(

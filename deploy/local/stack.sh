@@ -25,6 +25,9 @@
 #   stack.sh env       print the ports and topics as shell assignments
 #   stack.sh kafka-cp | flink-cp   print a classpath (for the console tools)
 #
+# Sourced by a script (for its functions), stack.sh also offers stack_teardown NAME and
+# stack_failure_hint NAME for its exit handlers (script-lib.sh's on_exit).
+#
 # Ports of the larger shapes: broker i on KAFKA_PORT+2(i-1) (controller CONTROLLER_PORT+2(i-1)),
 # TaskManager i's Prometheus endpoint on PROM_TM_PORT+i-1, the standby JobManager's on
 # PROM_JM_PORT-1, ZooKeeper on ZK_PORT (default FLINK_RPC_PORT-2); with --ha the JobManagers' RPC,
@@ -684,6 +687,22 @@ cancel() {
   [ -n "${1:-}" ] || die "usage: stack.sh cancel JOBID"
   curl -fsS --max-time 5 -X PATCH "$(flink_rest)/jobs/$1?mode=cancel" >/dev/null
   log "cancel requested for $1"
+}
+
+# ---------------------------------------------------------------- exit handlers
+# For a script that runs a stack of its own and stops it when it ends (script-lib.sh's on_exit):
+#   on_exit 'stack_teardown NAME'   cancel the job $JOB_ID (when set and the cluster answers), then
+#                                   stop this stack's processes (cmd_down: its pid files only), the
+#                                   lines prefixed "NAME: "
+#   stack_failure_hint NAME         where the logs are, and the last errors and warnings of the
+#                                   TaskManager's log (for a handler that runs when the script failed)
+stack_teardown() {
+  if [ -n "${JOB_ID:-}" ] && flink_overview >/dev/null 2>&1; then cancel "$JOB_ID" 2>/dev/null || true; fi
+  cmd_down 2>&1 | sed "s/^/$1: /" >&2 || true
+}
+stack_failure_hint() {
+  echo "$1: logs in $LOGS; last TaskManager lines:" >&2
+  tail -n 30 "$LOGS/taskmanager.log" 2>/dev/null | grep -E 'ERROR|Exception|WARN' >&2 || true
 }
 
 # ---------------------------------------------------------------- commands

@@ -4,7 +4,7 @@
 # (never the defaults of stack.sh, demo.sh or e2e.sh), stack.sh's functions, a watchdog that ends
 # the script after $REL_DEADLINE seconds, and exit handlers (script-lib.sh's on_exit) that cancel
 # the job and stop only the processes this stack started (stack.sh's pid files) plus our own
-# background PIDs (REL_BG_PIDS).
+# background PIDs (REL_BG_PIDS). REL_SLOTS=N (or stack.sh's STACK_SLOTS): N slots per TaskManager.
 # On any failing exit the cleanup names the step (`step NAME`), the command that failed (an ERR
 # trap: file:line, exit code) or the checks that failed (`fail`), or the signal.
 # shellcheck shell=bash
@@ -22,14 +22,10 @@ rel_init() {
   export FLINK_REST_PORT=$(( base + 81 )) FLINK_RPC_PORT=$(( base + 23 ))
   export PROM_JM_PORT=$(( base + 49 )) PROM_TM_PORT=$(( base + 50 ))
   export INPUT_TOPIC="$name.in" OUTPUT_TOPIC="$name.out" DLQ_TOPIC="$name.dlq" GROUP_ID="urldedup-$name"
+  # this stack's slot count (a rescale to 3 needs 3 slots): stack.sh's STACK_SLOTS
+  if [ -n "${REL_SLOTS:-}" ]; then export STACK_SLOTS="$REL_SLOTS"; fi
   # shellcheck source=stack.sh
   source "$REL_HERE/stack.sh"
-  # stack.sh's Flink config, then this stack's slot count (a rescale to 3 needs 3 slots)
-  eval "stack_flink_config() $(declare -f flink_config | tail -n +2)"
-  flink_config() {
-    stack_flink_config
-    sed -i "s/numberOfTaskSlots: 2/numberOfTaskSlots: ${REL_SLOTS:-2}/" "$CONF/flink/config.yaml"
-  }
   REST="http://127.0.0.1:$FLINK_REST_PORT"
   REL_T0=$(date +%s)
   # read by the exit handlers (on_exit strings, stack_teardown), which shellcheck does not see

@@ -42,23 +42,11 @@ check_deadline() {
   [ "$(date +%s)" -lt "$DEADLINE" ] || { echo "aged-window: FAIL: deadline of ${DEADLINE_SECS}s passed while $*" >&2; exit 1; }
 }
 
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  if [ -n "${UP_PID:-}" ]; then wait "$UP_PID" 2>/dev/null || true; fi
-  if [ -n "$JOB_ID" ] && flink_overview >/dev/null 2>&1; then
-    cancel "$JOB_ID" 2>/dev/null || true
-  fi
-  if [ "$rc" -ne 0 ] || [ "$FAILED" -ne 0 ]; then
-    echo "aged-window: logs in $LOGS; last TaskManager lines:" >&2
-    tail -n 30 "$LOGS/taskmanager.log" 2>/dev/null | grep -E 'ERROR|Exception|WARN' >&2 || true
-  fi
-  cmd_down 2>&1 | sed 's/^/aged-window: /' >&2 || true
-  echo "aged-window: total $(( $(date +%s) - T0_WALL )) s" >&2
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# at exit (script-lib.sh's on_exit, last registered first): the logs on failure, cancel and down,
+# the total
+on_exit 'echo "aged-window: total $(( $(date +%s) - T0_WALL )) s" >&2'
+on_exit 'stack_teardown aged-window'
+on_exit 'if [ "$EXIT_RC" -ne 0 ] || [ "$FAILED" -ne 0 ]; then stack_failure_hint aged-window; fi'
 
 if [ ! -f "$JOB_JAR" ] || [ ! -f "$REPO/samples/target/classes/io/urldedup/samples/FrontierConsumer.class" ]; then
   step "building job and samples (mvn package -DskipTests)"
@@ -71,6 +59,8 @@ mkdir -p "$OUT" "$LOGS"
 step "starting the stack"
 cmd_up >"$LOGS/up.log" 2>&1 &
 UP_PID=$!
+# let a half-started stack finish starting, so that down finds every pid file
+on_exit 'if [ -n "$UP_PID" ]; then wait "$UP_PID" 2>/dev/null; fi'
 
 # the input: <epoch ms><TAB><url>, in record-time order; the expected emissions per URL
 T0=$(( ($(date +%s) - 600) * 1000 ))

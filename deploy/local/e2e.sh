@@ -54,25 +54,11 @@ step_clock e2e
 left() { echo $(( DEADLINE - $(date +%s) )); }
 check_deadline() { [ "$(left)" -gt 0 ] || { echo "e2e: FAIL: deadline of ${DEADLINE_SECS}s passed while $*" >&2; exit 1; }; }
 
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  # let a half-started stack finish starting, so that down finds every pid file
-  if [ -n "${UP_PID:-}" ]; then wait "$UP_PID" 2>/dev/null || true; fi
-  if [ -n "${PRODUCER_PID:-}" ]; then kill "$PRODUCER_PID" 2>/dev/null || true; fi
-  if [ -n "$JOB_ID" ] && flink_overview >/dev/null 2>&1; then
-    cancel "$JOB_ID" 2>/dev/null || true
-  fi
-  if [ "$rc" -ne 0 ] || [ "$FAILED" -ne 0 ]; then
-    echo "e2e: logs in $LOGS; last TaskManager lines:" >&2
-    tail -n 30 "$LOGS/taskmanager.log" 2>/dev/null | grep -E 'ERROR|Exception|WARN' >&2 || true
-  fi
-  cmd_down 2>&1 | sed 's/^/e2e: /' >&2 || true
-  echo "e2e: total $(( $(date +%s) - T0 )) s" >&2
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# at exit (script-lib.sh's on_exit, last registered first): the logs on failure, cancel and down,
+# the total; the background PIDs are registered where they start
+on_exit 'echo "e2e: total $(( $(date +%s) - T0 )) s" >&2'
+on_exit 'stack_teardown e2e'
+on_exit 'if [ "$EXIT_RC" -ne 0 ] || [ "$FAILED" -ne 0 ]; then stack_failure_hint e2e; fi'
 
 # ---------------------------------------------------------------- build what is missing
 if [ ! -f "$JOB_JAR" ] || [ ! -f "$REPO/job/target/classpath.txt" ] || [ ! -f "$REPO/samples/target/classes/io/urldedup/samples/FrontierConsumer.class" ]; then
@@ -88,6 +74,8 @@ step "starting the stack (and meanwhile the embedded mode)"
 t_up=$(date +%s)
 cmd_up >"$LOGS/up.log" 2>&1 &
 UP_PID=$!
+# let a half-started stack finish starting, so that down finds every pid file
+on_exit 'if [ -n "$UP_PID" ]; then wait "$UP_PID" 2>/dev/null; fi'
 
 FILTER_ARGS=(--filter scalable --fpr 0.000001 --capacity 100000 --shards 128 --format text --key host)
 java -Xmx64m -cp "$REPO/samples/target/classes:$REPO/state/target/classes" io.urldedup.samples.CrawlStreamGenerator \
@@ -115,6 +103,7 @@ check_deadline "starting the stack"
 step "producing $TOTAL records, submitting the job"
 produce "$INPUT_TOPIC" <"$OUT/input.txt" 2>"$LOGS/producer.log" &
 PRODUCER_PID=$!
+on_exit 'kill_started "$PRODUCER_PID"'
 t_submit=$(date +%s%3N)
 JOB_ID="$(submit "${FILTER_ARGS[@]}" --state-backend rocksdb --checkpoint-interval 2s \
   --starting-offsets earliest --parallelism 2)"

@@ -2,8 +2,9 @@
 #
 # rel_init NAME PORT_BASE: a stack of its own under deploy/local/.work/NAME on ports PORT_BASE+xx
 # (never the defaults of stack.sh, demo.sh or e2e.sh), stack.sh's functions, a watchdog that ends
-# the script after $REL_DEADLINE seconds, and a cleanup trap that cancels the job and stops only
-# the processes this stack started (stack.sh's pid files) plus our own background PIDs.
+# the script after $REL_DEADLINE seconds, and exit handlers (script-lib.sh's on_exit) that cancel
+# the job and stop only the processes this stack started (stack.sh's pid files) plus our own
+# background PIDs (REL_BG_PIDS). REL_SLOTS=N (or stack.sh's STACK_SLOTS): N slots per TaskManager.
 # On any failing exit the cleanup names the step (`step NAME`), the command that failed (an ERR
 # trap: file:line, exit code) or the checks that failed (`fail`), or the signal.
 # shellcheck shell=bash
@@ -21,17 +22,16 @@ rel_init() {
   export FLINK_REST_PORT=$(( base + 81 )) FLINK_RPC_PORT=$(( base + 23 ))
   export PROM_JM_PORT=$(( base + 49 )) PROM_TM_PORT=$(( base + 50 ))
   export INPUT_TOPIC="$name.in" OUTPUT_TOPIC="$name.out" DLQ_TOPIC="$name.dlq" GROUP_ID="urldedup-$name"
+  # this stack's slot count (a rescale to 3 needs 3 slots): stack.sh's STACK_SLOTS
+  if [ -n "${REL_SLOTS:-}" ]; then export STACK_SLOTS="$REL_SLOTS"; fi
   # shellcheck source=stack.sh
   source "$REL_HERE/stack.sh"
-  # stack.sh's Flink config, then this stack's slot count (a rescale to 3 needs 3 slots)
-  eval "stack_flink_config() $(declare -f flink_config | tail -n +2)"
-  flink_config() {
-    stack_flink_config
-    sed -i "s/numberOfTaskSlots: 2/numberOfTaskSlots: ${REL_SLOTS:-2}/" "$CONF/flink/config.yaml"
-  }
   REST="http://127.0.0.1:$FLINK_REST_PORT"
   REL_T0=$(date +%s)
+  # read by the exit handlers (on_exit strings, stack_teardown), which shellcheck does not see
+  # shellcheck disable=SC2034
   REL_BG_PIDS=()
+  # shellcheck disable=SC2034
   JOB_ID=""
   REL_FAILED=0
   REL_STEP="setup"
@@ -52,7 +52,12 @@ rel_init() {
   # ends the script, so the first one is the reason
   set -E
   trap 'rel_on_err $? "${BASH_SOURCE[0]##*/}:$LINENO" "$BASH_COMMAND" "${FUNCNAME[0]:-main}"' ERR
-  trap rel_cleanup EXIT
+  # at exit, last registered first: the watchdog, our background PIDs, the job and the stack, the
+  # report (see rel_finish)
+  on_exit rel_finish
+  on_exit rel_stack_exit
+  on_exit 'kill_started "${REL_BG_PIDS[@]}"'
+  # after on_exit: the signal names the reason in the report
   trap 'REL_ERR="${REL_ERR:-interrupted (SIGINT)}"; exit 130' INT
   trap 'REL_ERR="${REL_ERR:-terminated (SIGTERM)}"; exit 143' TERM
   # watchdog: a TERM to this shell runs the cleanup trap, but bash defers traps while a foreground
@@ -63,7 +68,11 @@ rel_init() {
     for p in $(rel_descendants $$); do
       [ "$p" = "$BASHPID" ] || kill -TERM "$p" 2>/dev/null
     done ) &
+  # shellcheck disable=SC2034 # read by the exit handler below
   REL_WATCHDOG=$!
+  # the watchdog's sleep too: an orphaned sleep keeps every descriptor it inherited open (once a
+  # caller's flock(1) lock, for the whole deadline)
+  on_exit 'kill_started $(rel_descendants "$REL_WATCHDOG") "$REL_WATCHDOG"'
 }
 
 rel_descendants() {
@@ -101,31 +110,24 @@ rel_report() {
 }
 
 
-rel_cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM ERR
-  # the watchdog's sleep too: an orphaned sleep keeps every descriptor it inherited open (once a
-  # caller's flock(1) lock, for the whole deadline)
-  if [ -n "${REL_WATCHDOG:-}" ]; then
-    kill $(rel_descendants "$REL_WATCHDOG") "$REL_WATCHDOG" 2>/dev/null || true
-  fi
-  local p
-  for p in "${REL_BG_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  if [ -n "$JOB_ID" ] && [ "${REL_KEEP:-0}" != 1 ] && flink_overview >/dev/null 2>&1; then
-    curl -fsS --max-time 5 -X PATCH "$(flink_rest)/jobs/$JOB_ID?mode=cancel" >/dev/null 2>&1 || true
-  fi
-  if [ "$rc" -ne 0 ] || [ "$REL_FAILED" -ne 0 ]; then
+# exit handler: where the logs are on failure; the job cancelled and the stack down (stack.sh's
+# stack_teardown), or both left running with REL_KEEP=1
+rel_stack_exit() {
+  if [ "$EXIT_RC" -ne 0 ] || [ "$REL_FAILED" -ne 0 ]; then
     echo "$REL_NAME: logs in $LOGS" >&2
   fi
   if [ "${REL_KEEP:-0}" = 1 ]; then
     echo "$REL_NAME: REL_KEEP=1: stack left running ($WORK)" >&2
   else
-    cmd_down 2>&1 | sed "s/^/$REL_NAME: /" >&2 || true
+    stack_teardown "$REL_NAME"
   fi
-  [ "$REL_FAILED" -ne 0 ] && [ "$rc" -eq 0 ] && rc=1
-  rel_report "$rc"
-  echo "$REL_NAME: total $(( $(date +%s) - REL_T0 )) s, exit $rc" >&2
-  exit "$rc"
+}
+
+# exit handler, the last: a failed check (`fail`) makes the exit status 1; the report; the total
+rel_finish() {
+  if [ "$REL_FAILED" -ne 0 ] && [ "$EXIT_RC" -eq 0 ]; then EXIT_RC=1; fi
+  rel_report "$EXIT_RC"
+  echo "$REL_NAME: total $(( $(date +%s) - REL_T0 )) s, exit $EXIT_RC" >&2
 }
 
 rel_build() {

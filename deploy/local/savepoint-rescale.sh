@@ -29,7 +29,8 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-export REL_DEADLINE="${FAULTS_DEADLINE:-900}" REL_SLOTS=4
+# one TaskManager with 4 slots (stack.sh's STACK_SLOTS): phases at parallelism 3 need 3
+export REL_DEADLINE="${FAULTS_DEADLINE:-900}" STACK_SLOTS=4
 rel_init savepoints 35000
 
 SEED=0x13198a2e03707344

@@ -36,17 +36,14 @@ SEED="0x$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 SEED_DEC="$(printf '%u' "$SEED")"
 export URLDEDUP_HASH_SEED="$SEED"
 
-# stack.sh's broker config plus the SASL listeners
-eval "stack_kafka_config() $(declare -f kafka_config | tail -n +2)"
-kafka_config() {
-  stack_kafka_config
-  local p="$CONF/kafka/server.properties"
-  sed -i \
-    -e "s|^listeners=.*|listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,SASL_PLAINTEXT://127.0.0.1:$SASL_PORT,SASL_SSL://127.0.0.1:$SSL_PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT|" \
-    -e "s|^advertised.listeners=.*|advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,SASL_PLAINTEXT://127.0.0.1:$SASL_PORT,SASL_SSL://127.0.0.1:$SSL_PORT|" \
-    -e "s|^listener.security.protocol.map=.*|listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL|" \
-    "$p"
-  cat >>"$p" <<EOF
+# the SASL listeners, added to stack.sh's broker config through its hook (stack.sh's header):
+# listeners, advertised.listeners and the protocol map given again win over stack.sh's
+stack_kafka_extra_config() {
+  [ "$1" = kafka ] || return 0
+  cat <<EOF
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,SASL_PLAINTEXT://127.0.0.1:$SASL_PORT,SASL_SSL://127.0.0.1:$SSL_PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,SASL_PLAINTEXT://127.0.0.1:$SASL_PORT,SASL_SSL://127.0.0.1:$SSL_PORT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL
 sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-512
 listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_urldedup="$PASSWORD";
 listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
@@ -56,7 +53,6 @@ listener.name.sasl_ssl.ssl.keystore.type=PKCS12
 listener.name.sasl_ssl.ssl.keystore.location=$SECRETS/broker.p12
 listener.name.sasl_ssl.ssl.keystore.password=$STORE_PASS
 EOF
-  chmod 600 "$p"
 }
 
 tls_material() {

@@ -171,20 +171,11 @@ T0=$(date +%s)
 DEADLINE=$(( T0 + MINUTES * 60 + 1800 ))
 JOB_ID=""
 DRIVER_PID=""
-STACK_STARTED=0
 step_clock soak
 
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  if [ -n "$DRIVER_PID" ]; then kill "$DRIVER_PID" 2>/dev/null || true; wait "$DRIVER_PID" 2>/dev/null || true; fi
-  if [ -n "$JOB_ID" ] && flink_overview >/dev/null 2>&1; then cancel "$JOB_ID" 2>/dev/null || true; fi
-  if [ "$STACK_STARTED" = 1 ]; then cmd_down 2>&1 | sed 's/^/soak: /' >&2 || true; fi
-  echo "soak: total $(( $(date +%s) - T0 )) s" >&2
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# at exit (script-lib.sh's on_exit, last registered first): the driver, the job and the stack
+# where they start, then the total
+on_exit 'echo "soak: total $(( $(date +%s) - T0 )) s" >&2'
 
 if [ ! -f "$JOB_JAR" ] || [ ! -f "$REPO/samples/target/classes/io/urldedup/samples/SoakDriver.class" ]; then
   step "building job and samples (mvn package -DskipTests)"
@@ -196,7 +187,7 @@ fetch
 cmd_down >/dev/null 2>&1 || true
 rm -rf "$WORK/kafka-data" "$WORK/flink" "$LOGS"
 mkdir -p "$LOGS" "$OUTDIR"
-STACK_STARTED=1
+on_exit 'stack_teardown soak'
 step "starting the stack (ports base $BASE, $WORK)"
 cmd_up 2>&1 | sed 's/^/soak: /' >&2
 
@@ -251,6 +242,7 @@ step "driving $RATE records/s for $MINUTES min (warm-up $WARMUP min)"
   --rate "$RATE" --seconds $(( MINUTES * 60 )) --warmup-s $(( WARMUP * 60 )) --window-s 10 \
   --drain-s $(( CKPT_S + 30 )) --csv "$DRIVER_CSV" >"$WORK/driver.out" 2>"$LOGS/driver.err" &
 DRIVER_PID=$!
+on_exit 'kill_started --wait "$DRIVER_PID"'
 DEADLINE=$(( $(date +%s) + MINUTES * 60 + CKPT_S + 30 + 300 ))
 
 # prom_sum NAME_REGEX / prom_max NAME_REGEX over the TaskManager's series ("" when none)

@@ -15,7 +15,9 @@
 #                      --ha: a ZooKeeper server, Flink high-availability.type zookeeper and a
 #                        standby JobManager (REST/Web UI on FLINK_REST_PORT+1)
 #                      The shape is kept in $URLDEDUP_STACK_DIR/shape: later commands (and an up
-#                      without flags) use it. Env: STACK_TASKMANAGERS, STACK_BROKERS, STACK_HA=1.
+#                      without flags) use it. Env: STACK_TASKMANAGERS, STACK_BROKERS, STACK_HA=1,
+#                      STACK_SLOTS (slots per TaskManager, 1..16; default 2, 1 with --taskmanagers;
+#                      the cluster's default parallelism is all slots).
 #   stack.sh down      stop the processes this script started (pid files), nothing else
 #   stack.sh status    every process of the shape, brokers, Flink /overview, jobs
 #   stack.sh topics    list topics with partition counts and end offsets
@@ -24,6 +26,12 @@
 #   stack.sh logs [kafka|kafka2..|jobmanager|jobmanager2|taskmanager|taskmanager2..|zookeeper]
 #   stack.sh env       print the ports and topics as shell assignments
 #   stack.sh kafka-cp | flink-cp   print a classpath (for the console tools)
+#
+# Sourced by a script (for its functions), stack.sh also offers: stack_teardown NAME and
+# stack_failure_hint NAME for its exit handlers (script-lib.sh's on_exit), and one hook: a function
+# stack_kafka_extra_config NAME defined by that script prints properties that kafka_config appends
+# to broker NAME's server.properties (a key given again there wins: Kafka reads the file with
+# java.util.Properties, the last occurrence counts; the file is then readable by its owner only).
 #
 # Ports of the larger shapes: broker i on KAFKA_PORT+2(i-1) (controller CONTROLLER_PORT+2(i-1)),
 # TaskManager i's Prometheus endpoint on PROM_TM_PORT+i-1, the standby JobManager's on
@@ -69,7 +77,7 @@ SHAPE_FILE="$WORK/shape"
 if [ -f "$SHAPE_FILE" ]; then
   while IFS='=' read -r k v; do
     case "$k" in
-      STACK_TASKMANAGERS|STACK_BROKERS|STACK_HA) [ -n "${!k+x}" ] || printf -v "$k" '%s' "$v" ;;
+      STACK_TASKMANAGERS|STACK_BROKERS|STACK_HA|STACK_SLOTS) [ -n "${!k+x}" ] || printf -v "$k" '%s' "$v" ;;
     esac
   done <"$SHAPE_FILE"
 fi
@@ -77,12 +85,15 @@ fi
 STACK_TASKMANAGERS="${STACK_TASKMANAGERS:-}"
 STACK_BROKERS="${STACK_BROKERS:-1}"
 STACK_HA="${STACK_HA:-0}"
+# STACK_SLOTS empty: 2 slots per TaskManager, 1 with --taskmanagers
+STACK_SLOTS="${STACK_SLOTS:-}"
 
 # shape_derive: the process names, ports and bootstrap list of the current shape.
 shape_derive() {
   local i
   TM_COUNT="${STACK_TASKMANAGERS:-1}"
-  if [ -n "$STACK_TASKMANAGERS" ]; then TM_SLOTS=1; else TM_SLOTS=2; fi
+  if [ -n "$STACK_SLOTS" ]; then TM_SLOTS="$STACK_SLOTS"
+  elif [ -n "$STACK_TASKMANAGERS" ]; then TM_SLOTS=1; else TM_SLOTS=2; fi
   BROKERS=(kafka)
   for (( i = 2; i <= STACK_BROKERS; i++ )); do BROKERS+=("kafka$i"); done
   TASKMANAGERS=(taskmanager)
@@ -104,6 +115,8 @@ shape_check() {
   [[ "$STACK_BROKERS" =~ ^[1-5]$ ]] \
     || { echo "stack: error: --brokers: accepted 1..5, got '$STACK_BROKERS'" >&2; exit 2; }
   [[ "$STACK_HA" =~ ^[01]$ ]] || { echo "stack: error: STACK_HA: accepted 0 or 1, got '$STACK_HA'" >&2; exit 2; }
+  [[ "$STACK_SLOTS" =~ ^([1-9]|1[0-6])?$ ]] \
+    || { echo "stack: error: STACK_SLOTS: accepted 1..16, got '$STACK_SLOTS'" >&2; exit 2; }
 }
 shape_check
 shape_derive
@@ -249,6 +262,11 @@ initial.broker.registration.timeout.ms=180000
 transaction.max.timeout.ms=900000
 log.retention.hours=24
 EOF
+  # the sourcing script's own properties (security-check.sh: SASL listeners), see the header
+  if declare -F stack_kafka_extra_config >/dev/null; then
+    chmod 600 "$CONF/$name/server.properties"
+    stack_kafka_extra_config "$name" >>"$CONF/$name/server.properties"
+  fi
   cat >"$CONF/$name/log4j2.properties" <<EOF
 appender.file.type = File
 appender.file.name = file
@@ -686,6 +704,22 @@ cancel() {
   log "cancel requested for $1"
 }
 
+# ---------------------------------------------------------------- exit handlers
+# For a script that runs a stack of its own and stops it when it ends (script-lib.sh's on_exit):
+#   on_exit 'stack_teardown NAME'   cancel the job $JOB_ID (when set and the cluster answers), then
+#                                   stop this stack's processes (cmd_down: its pid files only), the
+#                                   lines prefixed "NAME: "
+#   stack_failure_hint NAME         where the logs are, and the last errors and warnings of the
+#                                   TaskManager's log (for a handler that runs when the script failed)
+stack_teardown() {
+  if [ -n "${JOB_ID:-}" ] && flink_overview >/dev/null 2>&1; then cancel "$JOB_ID" 2>/dev/null || true; fi
+  cmd_down 2>&1 | sed "s/^/$1: /" >&2 || true
+}
+stack_failure_hint() {
+  echo "$1: logs in $LOGS; last TaskManager lines:" >&2
+  tail -n 30 "$LOGS/taskmanager.log" 2>/dev/null | grep -E 'ERROR|Exception|WARN' >&2 || true
+}
+
 # ---------------------------------------------------------------- commands
 # cmd_up [--taskmanagers N] [--brokers B] [--ha]
 cmd_up() {
@@ -701,7 +735,8 @@ cmd_up() {
   shape_check
   shape_derive
   mkdir -p "$WORK"
-  printf 'STACK_TASKMANAGERS=%s\nSTACK_BROKERS=%s\nSTACK_HA=%s\n' "$STACK_TASKMANAGERS" "$STACK_BROKERS" "$STACK_HA" >"$SHAPE_FILE"
+  printf 'STACK_TASKMANAGERS=%s\nSTACK_BROKERS=%s\nSTACK_HA=%s\nSTACK_SLOTS=%s\n' \
+    "$STACK_TASKMANAGERS" "$STACK_BROKERS" "$STACK_HA" "$STACK_SLOTS" >"$SHAPE_FILE"
   local t0; t0=$(date +%s)
   fetch
   # Kafka and Flink do not depend on each other: start them side by side
@@ -792,6 +827,7 @@ EOF
   echo "STACK_TASKMANAGERS=$STACK_TASKMANAGERS"
   echo "STACK_BROKERS=$STACK_BROKERS"
   echo "STACK_HA=$STACK_HA"
+  echo "STACK_SLOTS=$STACK_SLOTS"
   echo "PROM_TMS=\"$(for tm in "${TASKMANAGERS[@]}"; do printf 'http://127.0.0.1:%s/metrics ' "$(tm_prom_port "$tm")"; done | sed 's/ $//')\""
   [ "$STACK_HA" = 1 ] && echo "ZOOKEEPER=127.0.0.1:$ZK_PORT" && echo "FLINK_REST_STANDBY=http://127.0.0.1:$(jm_rest_port jobmanager2)"
   return 0

@@ -124,18 +124,10 @@ OUT="${OUT:-$WORK/out}"
 T0=$(date +%s)
 JOB_ID=""
 SERVER_PID=""
-STACK_STARTED=0
 step_clock crawler
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  if [ -n "$JOB_ID" ] && flink_overview >/dev/null 2>&1; then cancel "$JOB_ID" 2>/dev/null || true; fi
-  if [ "$STACK_STARTED" = 1 ]; then cmd_down 2>&1 | sed 's/^/crawler: /' >&2 || true; fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# from here on a signal ends the script through its exit handlers (script-lib.sh's on_exit, last
+# registered first): the site server and the stack (with the job) are registered where they start
+on_exit
 
 # ---------------------------------------------------------------- what it needs
 if ! "$PY" -c 'import scrapy, confluent_kafka' 2>/dev/null; then
@@ -162,7 +154,7 @@ if [ -n "$GENERATE" ]; then
 fi
 port_open "$SITE_PORT" && { echo "crawler: error: port $SITE_PORT is taken (set CRAWLER_PORT_BASE or another --start port)" >&2; exit 1; }
 
-STACK_STARTED=1
+on_exit 'stack_teardown crawler'
 step "starting the stack (ports base $BASE, $WORK)"
 cmd_up 2>&1 | sed 's/^/crawler: /' >&2
 
@@ -180,12 +172,13 @@ step "job $JOB_ID running"
 
 # The port is in Linux's ephemeral range (32768-60999): a client connection elsewhere on the
 # machine can hold it for a moment, so the bind is retried a few times.
+on_exit 'kill_started --wait "$SERVER_PID"'
 for attempt in 1 2 3 4 5 6; do
   "$PY" -m http.server "$SITE_PORT" --bind "$SITE_BIND" --directory "$SITE" >>"$LOGS/site.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 50); do port_open "$SITE_PORT" && break; kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.2; done
   port_open "$SITE_PORT" && break
-  kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
+  kill_started --wait "$SERVER_PID"; SERVER_PID=""
   sleep 2
 done
 [ -n "$SERVER_PID" ] || { echo "crawler: error: the site server did not start on port $SITE_PORT (log: $LOGS/site.log)" >&2; exit 1; }
@@ -200,7 +193,7 @@ crawl_rc=0
 CRAWL_S=$(( $(date +%s) - c0 ))
 [ "$crawl_rc" = 0 ] || { echo "crawler: error: scrapy exited $crawl_rc after ${CRAWL_S}s (log: $LOGS/scrapy.log)" >&2; tail -n 20 "$LOGS/scrapy.log" >&2; exit 1; }
 grep -E "finish_reason|item_scraped|downloader/response_status_count|frontier/|crawl/" "$LOGS/scrapy.log" | sed 's/^/crawler: scrapy: /' >&2 || true
-kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
+kill_started --wait "$SERVER_PID"; SERVER_PID=""
 
 for t in "$DLQ_TOPIC:dlq" "$OUTPUT_TOPIC:frontier" "$INPUT_TOPIC:discovered"; do
   "$PY" "$SAMPLE/topicdump.py" --bootstrap "$BOOTSTRAP" --topic "${t%%:*}" --out "$OUT/${t##*:}.jsonl" >&2

@@ -215,6 +215,14 @@ public abstract sealed class AgedBloomFilter implements DedupFilter
     return ((run << b) | (run >>> (r - b))) & allColumns;
   }
 
+  /**
+   * Census of a stored page ({@link PageCensus}) at the clock's generation: each of its rows with
+   * the set bits of each ring position's segment, position i (0 the newest) being ring column (base
+   * + i) mod (k + l); columns recycled since the row's (layout 1: the page's) stamp read as zero,
+   * as {@code contains} reads them.
+   */
+  public abstract boolean census(long pageId, long[] words, CensusSink to);
+
   public AgedMath.Geometry geometry() {
     return geometry;
   }

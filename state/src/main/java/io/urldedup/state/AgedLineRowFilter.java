@@ -163,6 +163,33 @@ final class AgedLineRowFilter extends AgedBloomFilter {
   }
 
   /**
+   * {@inheritDoc} Here a segment is the column's B bits of the row, stale by the row's own stamp
+   * (read as {@link #contains} reads it).
+   */
+  @Override
+  public boolean census(long pageId, long[] words, CensusSink to) {
+    long g = clock.generation;
+    int base = base(g);
+    int[] set = new int[r];
+    long first = pageId * rowsPerPage;
+    for (int row = 0; row < rowsPerPage && first + row < rows; row++) {
+      int off = row * rowWords;
+      long d = ((g & STAMP_MASK) - (words[off] & STAMP_MASK)) & STAMP_MASK;
+      long stale = d == 0 ? 0 : staleFrom(d, base);
+      for (int i = 0; i < r; i++) {
+        int col = base + i;
+        if (col >= r) {
+          col -= r;
+        }
+        int from = STAMP_BITS + col * bits;
+        set[i] = (stale >>> col & 1) != 0 ? 0 : countBits(words, off, from, from + bits);
+      }
+      to.row(set);
+    }
+    return true;
+  }
+
+  /**
    * Bit of the row (0 .. 64 L - 1) the URL uses in ring column c: its segment's start plus a
    * position in 0..B-1 from the top 32 bits of the probe finalizer (multiply-shift: uniform for any
    * B), independent across columns.
@@ -189,6 +216,22 @@ final class AgedLineRowFilter extends AgedBloomFilter {
       clearBits(page, off, STAMP_BITS + first * bits, STAMP_BITS + r * bits);
       clearBits(page, off, STAMP_BITS, STAMP_BITS + (end - r) * bits);
     }
+  }
+
+  /** Set bits [from, to) of the row at {@code off} (from < to), masked as {@link #clearBits}. */
+  static int countBits(long[] page, int off, int from, int to) {
+    int w = from >>> 6;
+    int last = (to - 1) >>> 6;
+    long head = -1L << from;
+    long tail = -1L >>> (63 - ((to - 1) & 63));
+    if (w == last) {
+      return Long.bitCount(page[off + w] & head & tail);
+    }
+    int n = Long.bitCount(page[off + w] & head);
+    for (int i = w + 1; i < last; i++) {
+      n += Long.bitCount(page[off + i]);
+    }
+    return n + Long.bitCount(page[off + last] & tail);
   }
 
   /** Zeroes bits [from, to) of the row at {@code off} (from < to). */

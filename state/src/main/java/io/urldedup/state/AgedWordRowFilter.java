@@ -123,6 +123,28 @@ final class AgedWordRowFilter extends AgedBloomFilter {
     return (page[off + col] >>> bit(h2, step, col) & 1) != 0;
   }
 
+  /** {@inheritDoc} Here a segment is the row's word of the column, stale by the page's stamp. */
+  @Override
+  public boolean census(long pageId, long[] words, CensusSink to) {
+    long g = clock.generation;
+    long stale = staleColumns(words[0], g);
+    int base = base(g);
+    int[] set = new int[r];
+    long first = pageId * rowsPerPage;
+    for (int row = 0; row < rowsPerPage && first + row < rows; row++) {
+      int off = 1 + row * r;
+      for (int i = 0; i < r; i++) {
+        int col = base + i;
+        if (col >= r) {
+          col -= r;
+        }
+        set[i] = (stale >>> col & 1) != 0 ? 0 : Long.bitCount(words[off + col]);
+      }
+      to.row(set);
+    }
+    return true;
+  }
+
   private void normalize(long[] page, long stale, long g) {
     if (stale == allColumns) {
       Arrays.fill(page, 1, PageStore.PAGE_WORDS, 0L);

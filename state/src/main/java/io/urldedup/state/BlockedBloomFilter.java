@@ -146,6 +146,21 @@ public final class BlockedBloomFilter {
     return page[base] + page[base + BLOCK_WORDS - 1];
   }
 
+  /**
+   * Census of page {@code pageId} of this slice ({@code words}, given): each of its blocks with the
+   * bits set in it, reported as blocks of slice {@code slice} (the caller's label).
+   */
+  public void census(long pageId, long[] words, int slice, CensusSink to) {
+    long first = (pageId - pageBase) * BLOCKS_PER_PAGE;
+    for (int b = 0; b < BLOCKS_PER_PAGE && first + b < blocks; b++) {
+      int set = 0;
+      for (int w = 0; w < BLOCK_WORDS; w++) {
+        set += Long.bitCount(words[b * BLOCK_WORDS + w]);
+      }
+      to.block(slice, set);
+    }
+  }
+
   public long blocks() {
     return blocks;
   }

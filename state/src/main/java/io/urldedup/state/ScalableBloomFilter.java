@@ -191,6 +191,20 @@ public final class ScalableBloomFilter implements DedupFilter {
     slices = grown;
   }
 
+  /**
+   * Census of a stored page ({@link PageCensus}): the blocks of the slice its id names ({@link
+   * FilterHeader#pageId}), each with its set bits; a page of a slice the header lacks is not the
+   * filter's.
+   */
+  public boolean census(long pageId, long[] words, CensusSink to) {
+    int slice = (int) (pageId >>> FilterHeader.SLICE_SHIFT);
+    if (slice >= slices.length) {
+      return false;
+    }
+    slices[slice].census(pageId, words, slice, to);
+    return true;
+  }
+
   /** Whether the memory cap stopped growth (the last slice is being overfilled). */
   public boolean saturated() {
     return header.saturated;

@@ -307,6 +307,30 @@ public final class StableBloomFilter implements DedupFilter {
     return x - (t & range);
   }
 
+  /**
+   * Census of a stored page ({@link PageCensus}): each of its blocks (slice 0) with its non-zero
+   * cells. A cell is non-zero iff the OR of its d bits, folded onto its lowest bit as in {@link
+   * #decrement}, is set; {@code runMasks[cpw]} holds the lowest bit of every cell of a word.
+   */
+  public boolean census(long pageId, long[] words, CensusSink to) {
+    long low = runMasks[cpw];
+    int blocksPerPage = 1 << blocksPerPageBits;
+    long first = pageId * blocksPerPage;
+    for (int b = 0; b < blocksPerPage && first + b < blocks; b++) {
+      int nonZero = 0;
+      for (int w = 0; w < blockWords; w++) {
+        long x = words[b * blockWords + w];
+        long t = x;
+        for (int s = 1; s < d; s++) {
+          t |= x >>> s;
+        }
+        nonZero += Long.bitCount(t & low);
+      }
+      to.block(0, nonZero);
+    }
+    return true;
+  }
+
   /** Zero cells over the whole filter, read from the pages (tests; not for the hot path). */
   long countZeroCells() {
     long zeros = 0;

@@ -148,44 +148,48 @@ record ClusterShape(
       b.append(
           String.format(
               Locale.ROOT,
-              "  checkpoints:      %.1f MB/s mean (%.1f MB per %.0f s interval: every page,"
+              "  checkpoints:      %s/s mean (%s per %.0f s interval: every page,"
                   + " and RocksDB's compaction of them; --materialize-every N logs the inserts instead)%n",
-              checkpointBytesMean / intervalSeconds / 1e6,
-              checkpointBytesMean / 1e6,
+              bytes(checkpointBytesMean / intervalSeconds),
+              bytes(checkpointBytesMean),
               intervalSeconds));
     } else {
       b.append(
           String.format(
               Locale.ROOT,
-              "  checkpoints:      %.1f MB/s mean (%.1f MB per %.0f s interval: %.1f MB of"
+              "  checkpoints:      %s/s mean (%s per %.0f s interval: %s of"
                   + " insert log + 1/%d of the filter)%n",
-              checkpointBytesMean / intervalSeconds / 1e6,
-              checkpointBytesMean / 1e6,
+              bytes(checkpointBytesMean / intervalSeconds),
+              bytes(checkpointBytesMean),
               intervalSeconds,
-              LOG_BYTES_PER_INSERT * rate * intervalSeconds / 1e6,
+              bytes(LOG_BYTES_PER_INSERT * rate * intervalSeconds),
               materializeEvery));
     }
     if (materializeEvery == 1) {
       b.append(
           String.format(
               Locale.ROOT,
-              "  restore:          about %.0f s (download the filter at %.0f MB/s per"
-                  + " TaskManager)%n",
+              "  restore:          about %.0f s (download the filter at %s/s per TaskManager)%n",
               restoreSeconds,
-              DOWNLOAD_PER_TM / 1e6));
+              bytes(DOWNLOAD_PER_TM)));
     } else {
       b.append(
           String.format(
               Locale.ROOT,
-              "  restore:          at most %.0f s (download the filter and up to %.0f MB of"
-                  + " log at %.0f MB/s per TaskManager, replay up to %,.0f inserts at %,.0f/s per slot)%n",
+              "  restore:          at most %.0f s (download the filter and up to %s of"
+                  + " log at %s/s per TaskManager, replay up to %,.0f inserts at %,.0f/s per slot)%n",
               restoreSeconds,
-              logBytesMax / 1e6,
-              DOWNLOAD_PER_TM / 1e6,
+              bytes(logBytesMax),
+              bytes(DOWNLOAD_PER_TM),
               logBytesMax / LOG_BYTES_PER_INSERT,
               REPLAY_PER_SLOT));
     }
     return b.toString();
+  }
+
+  /** The model's bytes are fractional; they print like every other size. */
+  private static String bytes(double bytes) {
+    return ByteSize.format(Math.round(bytes));
   }
 
   /** For {@code plan --json}: the {@code cluster} object (see docs/plan-json.md). */

@@ -14,7 +14,7 @@ import io.urldedup.stateops.FilterStateReader;
 import io.urldedup.stateops.FilterStateWriter;
 import io.urldedup.stateops.ProbeAnswer;
 import io.urldedup.stateops.StateLocation;
-import io.urldedup.stateops.StateReport;
+import io.urldedup.stateops.report.StateReport;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

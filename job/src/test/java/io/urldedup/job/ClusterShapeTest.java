@@ -32,9 +32,9 @@ class ClusterShapeTest {
         JobConfig.parseForPlan(
             new String[] {"--filter", "scalable", "--capacity", "100000000", "--rate", "100000"},
             Map.of());
-    String plan = UrlDedupJob.plan(c);
+    String plan = PlanCommand.text(c);
     assertTrue(plan.contains("Cluster shape at --rate 100,000 records/s"), plan);
-    assertTrue(UrlDedupJob.planJson(c).contains("\"cluster\""));
+    assertTrue(PlanCommand.json(c).contains("\"cluster\""));
     ConfigException e =
         org.junit.jupiter.api.Assertions.assertThrows(
             ConfigException.class,

@@ -12,6 +12,7 @@ import io.urldedup.state.FilterSpec;
 import io.urldedup.state.Parameter;
 import io.urldedup.state.ScalableSpec;
 import io.urldedup.state.StableSpec;
+import io.urldedup.state.plan.StablePlan;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -935,7 +936,7 @@ class JobConfigTest {
     assertEquals(64L << 20, doc.get("stable").get("totalBytes").asLong());
     JobConfig c =
         JobConfig.parseForPlan(new String[] {"--filter", "stable", "--memory", "64m"}, NO_ENV);
-    var rows = io.urldedup.state.FilterPlan.forgetting((StableSpec) c.perShardSpec(), c.shards);
+    var rows = StablePlan.of((StableSpec) c.perShardSpec(), c.shards).forgetting();
     var first = doc.get("stable").get("forgetting").get(0);
     assertEquals(100_000, first.get("newUrls").asLong());
     assertEquals(rows.get(0).reemittedIfSeenAgain(), first.get("reemittedIfSeenAgain").asDouble());

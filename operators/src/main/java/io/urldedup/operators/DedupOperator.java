@@ -1,6 +1,7 @@
 package io.urldedup.operators;
 
 import io.urldedup.state.AgedSpec;
+import io.urldedup.state.ByteSize;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterHeaderSerializer;
@@ -219,15 +220,15 @@ public final class DedupOperator extends AbstractStreamOperator<UrlRecord>
     long heap = Runtime.getRuntime().maxMemory();
     int pages = PageCacheSizing.pages(spec, here, heap, slots);
     LOG.info(
-        "page cache: {} pages ({} MiB) for {} shards' filters of up to {} MiB each; budget {} MiB"
-            + " ({} of the {} MiB heap over {} slots)",
+        "page cache: {} pages ({}) for {} shards' filters of up to {} each; budget {}"
+            + " ({} of the {} heap over {} slots)",
         pages,
-        (long) pages * PageStore.PAGE_BYTES >> 20,
+        ByteSize.format((long) pages * PageStore.PAGE_BYTES),
         here,
-        PageCacheSizing.filterPages(spec) * PageStore.PAGE_BYTES >> 20,
-        PageCacheSizing.budgetPages(heap, slots) * PageStore.PAGE_BYTES >> 20,
+        ByteSize.format(PageCacheSizing.filterPages(spec) * PageStore.PAGE_BYTES),
+        ByteSize.format(PageCacheSizing.budgetPages(heap, slots) * PageStore.PAGE_BYTES),
         PageCacheSizing.HEAP_SHARE,
-        heap >> 20,
+        ByteSize.format(heap),
         slots);
     return pages;
   }

@@ -1,5 +1,6 @@
 package io.urldedup.operators;
 
+import io.urldedup.state.ByteSize;
 import io.urldedup.state.DedupFilter;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterSpec;
@@ -137,13 +138,13 @@ final class FilterHealth {
     if (pages > cache.capacity() && !warnedCache) {
       warnedCache = true;
       LOG.warn(
-          "the {} open filters of this subtask take {} MiB, more than its page cache of {} MiB: most records"
+          "the {} open filters of this subtask take {}, more than its page cache of {}: most records"
               + " now read a page from the state backend. Raise --cache-memory (auto: {}% of the TaskManager heap"
               + " over its slots) or the heap, or size the filter to fit (stable --memory, scalable --capacity and"
               + " --max-memory)",
           openShards,
-          pages * PageStore.PAGE_BYTES >> 20,
-          (long) cache.capacity() * PageStore.PAGE_BYTES >> 20,
+          ByteSize.format(pages * PageStore.PAGE_BYTES),
+          ByteSize.format((long) cache.capacity() * PageStore.PAGE_BYTES),
           Math.round(PageCacheSizing.HEAP_SHARE * 100));
     }
   }

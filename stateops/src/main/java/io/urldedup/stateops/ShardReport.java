@@ -1,5 +1,9 @@
 package io.urldedup.stateops;
 
+import io.urldedup.state.DedupFilter;
+import io.urldedup.state.FilterHeader;
+import io.urldedup.state.Filters;
+
 /**
  * What {@link ShardStateReader} found in one shard's state: the header as stored and what the
  * pages' bits say. A Flink POJO (public fields, no-arg constructor), so the reader job needs no
@@ -25,4 +29,16 @@ public class ShardReport {
   public double[] measuredFpr;
 
   public ShardReport() {}
+
+  public FilterHeader decodedHeader() {
+    return FilterStates.decode(header);
+  }
+
+  /**
+   * The filter over {@code h} (this shard's {@link #decodedHeader()}) for its model figures, which
+   * come from the header's counters: it reads no page.
+   */
+  public static DedupFilter model(FilterHeader h) {
+    return Filters.open(h, ReadOnlyPages.NONE);
+  }
 }

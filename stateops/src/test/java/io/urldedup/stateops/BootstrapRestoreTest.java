@@ -8,6 +8,7 @@ import io.urldedup.operators.DedupSettings;
 import io.urldedup.operators.UrlRecord;
 import io.urldedup.state.FilterHeader;
 import io.urldedup.state.FilterSpec;
+import io.urldedup.stateops.report.StateReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -91,7 +91,7 @@ class ShardBitsTest {
     }
     double model = bitsModel / k;
     // exact: what the inserts of the last k + l generations left in the ring (see
-    // StateReport.ringModel)
+    // AgedStateReport.ringModel)
     assertTrue(
         Math.abs(est - model) <= 4 * sd, "bits say " + est + " +- " + sd + ", the clock " + model);
     assertTrue(c.generation() > 2L * ring, "the ring turned: generation " + c.generation());

@@ -1,7 +1,8 @@
-package io.urldedup.state;
+package io.urldedup.state.plan;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.urldedup.state.FilterSpec;
 import org.junit.jupiter.api.Test;
 
 class FilterPlanTest {

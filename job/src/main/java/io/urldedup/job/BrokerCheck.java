@@ -46,7 +46,7 @@ final class BrokerCheck {
     } catch (KafkaException e) {
       // e.g. "No resolvable bootstrap urls given in bootstrap.servers": about the servers only
       throw new ConfigException(
-          Flags.BOOTSTRAP_SERVERS.flag()
+          KafkaFlags.BOOTSTRAP_SERVERS.flag()
               + " "
               + c.bootstrapServers
               + ": the Kafka client"
@@ -71,7 +71,7 @@ final class BrokerCheck {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ConfigException(
-          Flags.BOOTSTRAP_SERVERS.flag() + ": interrupted while checking the brokers");
+          KafkaFlags.BOOTSTRAP_SERVERS.flag() + ": interrupted while checking the brokers");
     } finally {
       admin.close(Duration.ZERO);
     }
@@ -79,7 +79,7 @@ final class BrokerCheck {
 
   private static ConfigException unreachable(JobConfig c, Duration timeout) {
     return new ConfigException(
-        Flags.BOOTSTRAP_SERVERS.flag()
+        KafkaFlags.BOOTSTRAP_SERVERS.flag()
             + " "
             + c.bootstrapServers
             + ": no Kafka broker"

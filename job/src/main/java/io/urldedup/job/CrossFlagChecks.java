@@ -48,13 +48,14 @@ final class CrossFlagChecks {
               + " and restore with flink run -s (bootstrap, inspect and probe read such savepoints)");
     }
     if (c.mode == Mode.KAFKA && requireIo) {
-      for (Option<String> required : List.of(Flags.BOOTSTRAP_SERVERS, Flags.OUTPUT_TOPIC)) {
+      for (Option<String> required :
+          List.of(KafkaFlags.BOOTSTRAP_SERVERS, KafkaFlags.OUTPUT_TOPIC)) {
         if (c.get(required) == null || c.get(required).isEmpty()) {
           throw new ConfigException(required.flag() + " is required in Kafka mode");
         }
       }
       if (c.inputTopics.isEmpty()) {
-        throw new ConfigException(Flags.INPUT_TOPIC.flag() + " is required in Kafka mode");
+        throw new ConfigException(KafkaFlags.INPUT_TOPIC.flag() + " is required in Kafka mode");
       }
       if (c.dlqTopic == null || c.dlqTopic.isEmpty()) {
         throw new ConfigException(
@@ -87,10 +88,10 @@ final class CrossFlagChecks {
     }
     checkFilterFlags();
     if (c.filter == FilterSpec.Kind.STABLE) {
-      checkPerShard(Flags.MEMORY, c.memoryBytes);
+      checkPerShard(FilterFlags.MEMORY, c.memoryBytes);
     }
     if (c.filter == FilterSpec.Kind.SCALABLE) {
-      checkPerShard(Flags.MAX_MEMORY, c.maxMemoryBytes);
+      checkPerShard(FilterFlags.MAX_MEMORY, c.maxMemoryBytes);
       checkFirstSlice();
     }
     if (c.parallelism > c.maxParallelism()) {
@@ -115,9 +116,9 @@ final class CrossFlagChecks {
                 + " (it sizes the filter; ./urldedup plan shows the result)");
       }
       if (c.window == null
-          && (c.isSet(Flags.RATE) && c.command != Command.PLAN
-              || c.isSet(Flags.TIME)
-              || c.isSet(Flags.MAX_OUT_OF_ORDERNESS))) {
+          && (c.isSet(FilterFlags.RATE) && c.command != Command.PLAN
+              || c.isSet(FilterFlags.TIME)
+              || c.isSet(FilterFlags.MAX_OUT_OF_ORDERNESS))) {
         throw new ConfigException(
             "--rate, --time and --max-out-of-orderness apply to time windows (--window);"
                 + " --window-urls counts new URLs");
@@ -149,7 +150,9 @@ final class CrossFlagChecks {
   private void checkFilterFlags() {
     for (Option<?> o : Flags.OPTIONS) {
       // plan sizes a cluster for --rate records/s with any filter (ClusterShape)
-      if (c.isSet(o) && !o.appliesTo(c.filter) && !(o == Flags.RATE && c.command == Command.PLAN)) {
+      if (c.isSet(o)
+          && !o.appliesTo(c.filter)
+          && !(o == FilterFlags.RATE && c.command == Command.PLAN)) {
         String kind = c.filter.name().toLowerCase(Locale.ROOT);
         List<String> own = new ArrayList<>();
         for (Option<?> k : Flags.OPTIONS) {
@@ -163,7 +166,7 @@ final class CrossFlagChecks {
                 + String.join(", ", o.filterWords())
                 + " only, not to --filter "
                 + kind
-                + (c.isSet(Flags.FILTER_KIND) ? "" : " (the default)")
+                + (c.isSet(FilterFlags.FILTER_KIND) ? "" : " (the default)")
                 + "; --filter "
                 + kind
                 + " takes "
@@ -247,7 +250,7 @@ final class CrossFlagChecks {
     if (first > maxPerShard) {
       throw new ConfigException(
           "--max-memory "
-              + asTyped(Flags.MAX_MEMORY)
+              + asTyped(FilterFlags.MAX_MEMORY)
               + " over --shards "
               + c.shards
               + " is "

@@ -5,22 +5,14 @@ import static io.urldedup.job.Command.INSPECT;
 import static io.urldedup.job.Command.PLAN;
 import static io.urldedup.job.Command.PROBE;
 import static io.urldedup.job.Command.RUN;
-import static io.urldedup.state.FilterSpec.Kind.AGED;
-import static io.urldedup.state.FilterSpec.Kind.SCALABLE;
-import static io.urldedup.state.FilterSpec.Kind.STABLE;
 
-import io.urldedup.job.JobConfig.StartingOffsets;
 import io.urldedup.job.JobConfig.StateBackend;
 import io.urldedup.operators.DecodeConfig;
 import io.urldedup.operators.DedupSettings;
-import io.urldedup.operators.GenerationTime;
 import io.urldedup.operators.PageCacheSizing;
-import io.urldedup.state.AgedSpec;
 import io.urldedup.state.FilterSpec;
 import io.urldedup.state.NamesParameters;
 import io.urldedup.state.Parameter;
-import io.urldedup.state.ScalableSpec;
-import io.urldedup.state.StableSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -88,8 +80,8 @@ public final class Flags {
   static final int FLINK_MAX_PARALLELISM = 1 << 15;
 
   private static final String IO = "Embedded mode (no Kafka flags): local files or stdin/stdout";
-  private static final String KAFKA = "Kafka mode (any Kafka flag selects it)";
-  private static final String FILTER = "Filter (sizes are totals over all shards)";
+  static final String KAFKA = "Kafka mode (any Kafka flag selects it)";
+  static final String FILTER = "Filter (sizes are totals over all shards)";
   private static final String DECODE = "Decoding and canonicalization";
   private static final String RUNTIME = "Runtime";
   private static final String STATE_OPS = "State (run --state, bootstrap, inspect, probe)";
@@ -115,213 +107,6 @@ public final class Flags {
               "Dead letters, one a line: reason<TAB>detail<TAB>origin<TAB>escaped original value."
                   + " 'none' only counts them (see the summary).");
 
-  public static final Option<String> BOOTSTRAP_SERVERS =
-      Option.string("bootstrap-servers", "HOST:PORT[,...]")
-          .in(KAFKA)
-          .help("Kafka bootstrap servers.");
-  public static final Option<List<String>> INPUT_TOPIC =
-      Option.list("input-topic", "TOPIC[,...]").in(KAFKA).help("Topic(s) of discovered URLs.");
-  public static final Option<String> OUTPUT_TOPIC =
-      Option.string("output-topic", "TOPIC")
-          .in(KAFKA)
-          .help("Topic the unseen URLs go to (exactly once).");
-  public static final Option<String> DLQ_TOPIC =
-      Option.string("dlq-topic", "TOPIC|none")
-          .in(KAFKA)
-          .help(
-              "Dead-letter topic (exactly once). Required: 'none' must be explicit and only counts"
-                  + " dead letters.");
-  public static final Option<String> GROUP_ID =
-      Option.nonEmpty("group-id", "ID")
-          .in(KAFKA)
-          .defaultValue("urldedup")
-          .help("Consumer group (offsets are committed at checkpoints).");
-  public static final Option<String> KAFKA_PROPERTIES =
-      Option.string("kafka-properties", "FILE")
-          .in(KAFKA)
-          .help(
-              "Java properties applied to source, sink and DLQ clients (security.protocol, sasl.*, ssl.*);"
-                  + " they override urldedup's throughput defaults (README, Kafka client defaults). Values are"
-                  + " never logged.");
-  public static final Option<StartingOffsets> STARTING_OFFSETS =
-      Option.choice("starting-offsets", StartingOffsets.class)
-          .in(KAFKA)
-          .defaultValue("committed")
-          .help(
-              "Where a fresh job starts; 'committed' falls back to earliest. A restore from a"
-                  + " checkpoint or savepoint always resumes at its offsets.");
-  public static final Option<String> TRANSACTIONAL_ID_PREFIX =
-      Option.nonEmpty("transactional-id-prefix", "PREFIX")
-          .in(KAFKA)
-          .defaultValue("urldedup")
-          .help(
-              "Prefix of the sinks' Kafka transactional ids (-out, -dlq appended); unique per job.");
-  public static final Option<Duration> TRANSACTION_TIMEOUT =
-      Option.duration(
-              "transaction-timeout",
-              Duration.ofSeconds(1),
-              Duration.ofMillis(Integer.MAX_VALUE),
-              "between 1s and 24d, e.g. 10min")
-          .in(KAFKA)
-          .defaultValue("10min")
-          .help(
-              "transaction.timeout.ms of the sinks; must exceed the checkpoint interval and be at most"
-                  + " the broker's transaction.max.timeout.ms (default 15min).");
-
-  public static final Option<FilterSpec.Kind> FILTER_KIND =
-      Option.choice("filter", FilterSpec.Kind.class)
-          .sets(Parameter.KIND)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .defaultValue("scalable")
-          .help(
-              "stable: fixed memory, forgets old URLs (they come back for recrawl);"
-                  + " scalable: never re-emits a URL, memory grows with distinct URLs;"
-                  + " aged: suppresses a URL for a window (--window or --window-urls), then lets it come back.");
-  public static final Option<Double> FPR =
-      Option.decimal(
-              "fpr",
-              "RATE",
-              d -> d >= FilterSpec.MIN_FPR && d < FilterSpec.MAX_FPR,
-              "a rate from "
-                  + FilterSpec.MIN_FPR
-                  + " up to (not including) "
-                  + FilterSpec.MAX_FPR
-                  + ", e.g. 0.01 or 1e-6")
-          .sets(Parameter.FPR)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .defaultValue("0.01")
-          .help(
-              "Target false-positive rate, 1e-9 <= RATE < 0.5 (a false positive is a page never"
-                  + " crawled).");
-  public static final Option<Long> MEMORY =
-      Option.size("memory", 1, "")
-          .sets(Parameter.MEMORY_BYTES)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(STABLE)
-          .defaultValue("128m")
-          .help("stable: total filter memory, e.g. 64m, 1g.");
-  public static final Option<Integer> CELL_BITS =
-      Option.integer(
-              "cell-bits",
-              StableSpec.MIN_CELL_BITS + ".." + StableSpec.MAX_CELL_BITS,
-              StableSpec.MIN_CELL_BITS,
-              StableSpec.MAX_CELL_BITS)
-          .sets(Parameter.CELL_BITS)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(STABLE)
-          .defaultValue("2")
-          .help("stable: bits per cell d (Max = 2^d - 1).");
-  public static final Option<Long> CAPACITY =
-      Option.atLeast("capacity", "N", 1)
-          .sets(Parameter.CAPACITY)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(SCALABLE)
-          .defaultValue("1000000")
-          .help("scalable: total URLs the first slices hold at their error.");
-  public static final Option<Integer> GROWTH =
-      Option.integer(
-              "growth",
-              ScalableSpec.MIN_GROWTH + ".." + ScalableSpec.MAX_GROWTH,
-              ScalableSpec.MIN_GROWTH,
-              ScalableSpec.MAX_GROWTH)
-          .sets(Parameter.GROWTH)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(SCALABLE)
-          .defaultValue("2")
-          .help("scalable: each new slice is this many times larger.");
-  public static final Option<Double> TIGHTENING =
-      Option.decimal(
-              "tightening",
-              "RATIO",
-              d -> d > 0 && d < 1,
-              "a number strictly between 0 and 1, e.g. 0.01")
-          .sets(Parameter.TIGHTENING)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(SCALABLE)
-          .defaultValue("0.5")
-          .help("scalable: each new slice's error is this times the previous, 0 < RATIO < 1.");
-  public static final Option<Long> MAX_MEMORY =
-      Option.size("max-memory", 1, "")
-          .sets(Parameter.MAX_MEMORY_BYTES)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(SCALABLE)
-          .defaultValue("1g")
-          .help("scalable: hard cap on total filter memory.");
-  public static final Option<Duration> WINDOW =
-      Option.duration(
-              "window",
-              Duration.ofSeconds(1),
-              Duration.ofDays(3650),
-              "between 1s and 3650d, e.g. 7d")
-          .sets(Parameter.WINDOW_MILLIS)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(AGED)
-          .help(
-              "aged: a URL is not emitted again for this long after it was emitted (time window, e.g."
-                  + " 7d); needs --rate.");
-  public static final Option<Long> WINDOW_URLS =
-      Option.atLeast("window-urls", "N", 1)
-          .sets(Parameter.WINDOW_URLS)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(AGED)
-          .help(
-              "aged: a URL is not emitted again until N new URLs have been emitted after it (count"
-                  + " window; per shard N / --shards of them).");
-  public static final Option<Integer> GENERATIONS =
-      Option.integer("generations", "1.." + AgedSpec.MAX_GENERATIONS, 1, AgedSpec.MAX_GENERATIONS)
-          .sets(Parameter.GENERATIONS)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(AGED)
-          .describedDefault("chosen for a 10% slack (see plan)")
-          .help(
-              "aged: l, the window's generations; more generations forget more sharply after the window.");
-  public static final Option<Double> RATE =
-      Option.decimal(
-              "rate",
-              "URLS/s",
-              d -> d > 0 && d < 1e12,
-              "a positive number of new URLs per second, e.g. 500")
-          .sets(Parameter.RATE)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(AGED)
-          .help(
-              "aged, --window: expected new URLs per second in total; sizes the slices. A faster"
-                  + " crawl advances generations early (the FPR holds, the window shrinks). plan, any filter:"
-                  + " the records/s to size the cluster for (slots, checkpoint MB/s, restore time).");
-  public static final Option<GenerationTime.Clock> TIME =
-      Option.choice("time", GenerationTime.Clock.class)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(AGED)
-          .describedDefault("event in Kafka mode, processing in embedded mode")
-          .help(
-              "aged, --window: event: the Kafka record timestamp (embedded mode: the JSON field ts, epoch"
-                  + " millis or ISO-8601; without one a record is a dead letter bad_timestamp), with a"
-                  + " bounded-out-of-orderness watermark; processing: the TaskManager clock.");
-  public static final Option<Duration> MAX_OUT_OF_ORDERNESS =
-      Option.duration(
-              "max-out-of-orderness",
-              Duration.ofMillis(1),
-              Duration.ofDays(1),
-              "between 1ms and 1d, e.g. 1min")
-          .sets(Parameter.MAX_OUT_OF_ORDERNESS)
-          .in(FILTER)
-          .forCommands(RUN, BOOTSTRAP)
-          .forFilters(AGED)
-          .defaultValue("1min")
-          .help("aged, event time: how late a record may arrive (the watermark's bound).");
   public static final Option<Integer> SHARDS =
       Option.integer("shards", "N", 1, DecodeConfig.MAX_SHARDS)
           .sets(Parameter.SHARDS)
@@ -530,29 +315,29 @@ public final class Flags {
           INPUT,
           OUTPUT,
           DLQ,
-          BOOTSTRAP_SERVERS,
-          INPUT_TOPIC,
-          OUTPUT_TOPIC,
-          DLQ_TOPIC,
-          GROUP_ID,
-          KAFKA_PROPERTIES,
-          STARTING_OFFSETS,
-          TRANSACTIONAL_ID_PREFIX,
-          TRANSACTION_TIMEOUT,
-          FILTER_KIND,
-          FPR,
-          MEMORY,
-          CELL_BITS,
-          CAPACITY,
-          GROWTH,
-          TIGHTENING,
-          MAX_MEMORY,
-          WINDOW,
-          WINDOW_URLS,
-          GENERATIONS,
-          RATE,
-          TIME,
-          MAX_OUT_OF_ORDERNESS,
+          KafkaFlags.BOOTSTRAP_SERVERS,
+          KafkaFlags.INPUT_TOPIC,
+          KafkaFlags.OUTPUT_TOPIC,
+          KafkaFlags.DLQ_TOPIC,
+          KafkaFlags.GROUP_ID,
+          KafkaFlags.KAFKA_PROPERTIES,
+          KafkaFlags.STARTING_OFFSETS,
+          KafkaFlags.TRANSACTIONAL_ID_PREFIX,
+          KafkaFlags.TRANSACTION_TIMEOUT,
+          FilterFlags.FILTER_KIND,
+          FilterFlags.FPR,
+          FilterFlags.MEMORY,
+          FilterFlags.CELL_BITS,
+          FilterFlags.CAPACITY,
+          FilterFlags.GROWTH,
+          FilterFlags.TIGHTENING,
+          FilterFlags.MAX_MEMORY,
+          FilterFlags.WINDOW,
+          FilterFlags.WINDOW_URLS,
+          FilterFlags.GENERATIONS,
+          FilterFlags.RATE,
+          FilterFlags.TIME,
+          FilterFlags.MAX_OUT_OF_ORDERNESS,
           SHARDS,
           HASH_SEED,
           FORMAT,
@@ -579,14 +364,14 @@ public final class Flags {
   /** Giving any of these selects Kafka mode. */
   static final List<Option<?>> KAFKA_OPTIONS =
       List.of(
-          BOOTSTRAP_SERVERS,
-          INPUT_TOPIC,
-          OUTPUT_TOPIC,
-          DLQ_TOPIC,
-          GROUP_ID,
-          KAFKA_PROPERTIES,
-          STARTING_OFFSETS,
-          TRANSACTIONAL_ID_PREFIX);
+          KafkaFlags.BOOTSTRAP_SERVERS,
+          KafkaFlags.INPUT_TOPIC,
+          KafkaFlags.OUTPUT_TOPIC,
+          KafkaFlags.DLQ_TOPIC,
+          KafkaFlags.GROUP_ID,
+          KafkaFlags.KAFKA_PROPERTIES,
+          KafkaFlags.STARTING_OFFSETS,
+          KafkaFlags.TRANSACTIONAL_ID_PREFIX);
 
   private static final Map<String, Option<?>> BY_NAME = new LinkedHashMap<>();
 

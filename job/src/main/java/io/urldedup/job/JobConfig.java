@@ -170,35 +170,35 @@ public final class JobConfig {
     input = get(Flags.INPUT);
     output = get(Flags.OUTPUT);
     dlq = get(Flags.DLQ);
-    bootstrapServers = get(Flags.BOOTSTRAP_SERVERS);
-    inputTopics = isSet(Flags.INPUT_TOPIC) ? get(Flags.INPUT_TOPIC) : List.of();
-    outputTopic = get(Flags.OUTPUT_TOPIC);
-    dlqTopic = get(Flags.DLQ_TOPIC);
-    groupId = get(Flags.GROUP_ID);
+    bootstrapServers = get(KafkaFlags.BOOTSTRAP_SERVERS);
+    inputTopics = isSet(KafkaFlags.INPUT_TOPIC) ? get(KafkaFlags.INPUT_TOPIC) : List.of();
+    outputTopic = get(KafkaFlags.OUTPUT_TOPIC);
+    dlqTopic = get(KafkaFlags.DLQ_TOPIC);
+    groupId = get(KafkaFlags.GROUP_ID);
     kafkaPropertiesFile =
-        isSet(Flags.KAFKA_PROPERTIES) ? Path.of(get(Flags.KAFKA_PROPERTIES)) : null;
-    startingOffsets = get(Flags.STARTING_OFFSETS);
-    transactionalIdPrefix = get(Flags.TRANSACTIONAL_ID_PREFIX);
-    transactionTimeout = get(Flags.TRANSACTION_TIMEOUT);
+        isSet(KafkaFlags.KAFKA_PROPERTIES) ? Path.of(get(KafkaFlags.KAFKA_PROPERTIES)) : null;
+    startingOffsets = get(KafkaFlags.STARTING_OFFSETS);
+    transactionalIdPrefix = get(KafkaFlags.TRANSACTIONAL_ID_PREFIX);
+    transactionTimeout = get(KafkaFlags.TRANSACTION_TIMEOUT);
 
-    filter = get(Flags.FILTER_KIND);
-    fpr = get(Flags.FPR);
-    memoryBytes = get(Flags.MEMORY);
-    cellBits = get(Flags.CELL_BITS);
-    capacity = get(Flags.CAPACITY);
-    growth = get(Flags.GROWTH);
-    tightening = get(Flags.TIGHTENING);
-    maxMemoryBytes = get(Flags.MAX_MEMORY);
+    filter = get(FilterFlags.FILTER_KIND);
+    fpr = get(FilterFlags.FPR);
+    memoryBytes = get(FilterFlags.MEMORY);
+    cellBits = get(FilterFlags.CELL_BITS);
+    capacity = get(FilterFlags.CAPACITY);
+    growth = get(FilterFlags.GROWTH);
+    tightening = get(FilterFlags.TIGHTENING);
+    maxMemoryBytes = get(FilterFlags.MAX_MEMORY);
     shards = get(Flags.SHARDS);
-    window = get(Flags.WINDOW);
-    windowUrls = isSet(Flags.WINDOW_URLS) ? get(Flags.WINDOW_URLS) : 0;
-    generations = isSet(Flags.GENERATIONS) ? get(Flags.GENERATIONS) : 0;
-    rate = isSet(Flags.RATE) ? get(Flags.RATE) : 0;
+    window = get(FilterFlags.WINDOW);
+    windowUrls = isSet(FilterFlags.WINDOW_URLS) ? get(FilterFlags.WINDOW_URLS) : 0;
+    generations = isSet(FilterFlags.GENERATIONS) ? get(FilterFlags.GENERATIONS) : 0;
+    rate = isSet(FilterFlags.RATE) ? get(FilterFlags.RATE) : 0;
     time =
-        isSet(Flags.TIME)
-            ? get(Flags.TIME)
+        isSet(FilterFlags.TIME)
+            ? get(FilterFlags.TIME)
             : mode == Mode.KAFKA ? GenerationTime.Clock.EVENT : GenerationTime.Clock.PROCESSING;
-    maxOutOfOrderness = get(Flags.MAX_OUT_OF_ORDERNESS);
+    maxOutOfOrderness = get(FilterFlags.MAX_OUT_OF_ORDERNESS);
 
     if (isSet(Flags.HASH_SEED)) {
       defaultSeed = false;

@@ -205,13 +205,13 @@ final class Preflight {
     String flag = null;
     if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec instanceof StableSpec) {
       need = c.memoryBytes;
-      flag = Flags.MEMORY.flag();
+      flag = FilterFlags.MEMORY.flag();
     } else if (c.stateBackend == JobConfig.StateBackend.HASHMAP && spec instanceof ScalableSpec s) {
       need =
           FilterMath.blockedPages(s.capacity(), s.fpr() * (1 - s.tightening()))
               * (long) PageStore.PAGE_BYTES
               * c.shards;
-      flag = Flags.CAPACITY.flag();
+      flag = FilterFlags.CAPACITY.flag();
     } // aged: not sized here yet
     if (need + cache <= budget) {
       return;

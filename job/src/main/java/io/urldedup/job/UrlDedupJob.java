@@ -145,7 +145,7 @@ public final class UrlDedupJob {
                   JobConfig.parse(
                       Command.PROBE, split.get(0).toArray(String[]::new), System.getenv()));
           try (LocalCluster cluster = LocalCluster.open()) {
-            return StateCommands.probe(c, cluster, split.get(1), out);
+            return ProbeCommand.probe(c, cluster, split.get(1), out);
           }
         }
         case "run" -> {

@@ -51,12 +51,17 @@ public record AgedSpec(double fpr, long windowUrls, long windowMillis, int gener
                   + rate
               : "{rate} applies to time windows ({windowMillis}), not to {windowUrls}");
     }
-    AgedMath.Geometry g = geometry(fpr, windowUrls, windowMillis, generations, rate);
-    if (g.bytes() > MAX_MEMORY_BYTES) {
+    long bytes;
+    try {
+      bytes = geometry(fpr, windowUrls, windowMillis, generations, rate).bytes();
+    } catch (IllegalArgumentException beyondAnyLayout) {
+      bytes = Long.MAX_VALUE;
+    }
+    if (bytes > MAX_MEMORY_BYTES) {
       throw new InvalidSpecException(
           "an aged filter of this window would need "
-              + g.bytes()
-              + " bytes per shard (more than 1 TiB): shorten the window, lower {rate}, raise {fpr}"
+              + (bytes == Long.MAX_VALUE ? "far more than 1 TiB" : bytes + " bytes")
+              + " per shard (the limit is 1 TiB): shorten the window, lower {rate}, raise {fpr}"
               + " or add {shards}");
     }
   }

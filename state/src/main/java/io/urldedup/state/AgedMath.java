@@ -288,16 +288,16 @@ public final class AgedMath {
     return s;
   }
 
-  private static IllegalArgumentException noSizing(double eps, int generations, double slack) {
-    return new IllegalArgumentException(
+  private static InvalidSpecException noSizing(double eps, int generations, double slack) {
+    return new InvalidSpecException(
         "no aged filter with at most "
             + MAX_SLICES
-            + " slices reaches --fpr "
+            + " slices reaches {fpr} "
             + eps
             + (generations > 0
-                ? " with --generations " + generations
+                ? " with {generations} " + generations
                 : " with a " + Math.round(slack * 100) + "% slack")
-            + "; use a larger --fpr or fewer --generations");
+            + "; use a larger {fpr} or fewer {generations}");
   }
 
   /** {@link #sizing(double, int, double, int)} or null if no k and l reach the targets. */

@@ -54,6 +54,8 @@ public record AgedSpec(double fpr, long windowUrls, long windowMillis, int gener
     long bytes;
     try {
       bytes = geometry(fpr, windowUrls, windowMillis, generations, rate).bytes();
+    } catch (InvalidSpecException noLayout) {
+      throw noLayout;
     } catch (IllegalArgumentException beyondAnyLayout) {
       bytes = Long.MAX_VALUE;
     }

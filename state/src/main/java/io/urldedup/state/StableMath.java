@@ -114,12 +114,12 @@ public final class StableMath {
       }
     }
     if (best == null) {
-      throw new IllegalArgumentException(
-          "no stable filter with --cell-bits "
+      throw new InvalidSpecException(
+          "no stable filter with {cellBits} "
               + cellBits
-              + " reaches --fpr "
+              + " reaches {fpr} "
               + eps
-              + " within one 4 KiB block; use more --cell-bits or a larger --fpr");
+              + " within one 4 KiB block; use more {cellBits} or a larger {fpr}");
     }
     return best;
   }

@@ -44,6 +44,9 @@
 # KAFKA_BENCH_RUN_SECS (default 300). Ends only the processes it started.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Without --taskmanagers/--brokers a run gets stack.sh's default shape, never the one an earlier run
+# saved in the work dir (set variables win over stack.sh's shape file; the environment still wins).
+: "${STACK_TASKMANAGERS=}" "${STACK_BROKERS=1}" "${STACK_HA=0}" "${STACK_SLOTS=}"
 # shellcheck source=faults-lib.sh
 source "$HERE/faults-lib.sh"
 
